@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "notifyd",
+    products: [
+        .executable(name: "notifyd", targets: ["NotifyDaemon"]),
+        .executable(name: "notifyctl", targets: ["notifyctl"]),
+        .library(name: "DeepLink", targets: ["DeepLink"]),
+        .library(name: "CoordinatorGraph", targets: ["CoordinatorGraph"]),
+        .library(name: "Varlink", targets: ["Varlink"]),
+    ],
+    targets: [
+        // Pure libraries: no I/O, no globals, no clocks.
+        .target(name: "JSON"),
+        .target(name: "DeepLink", dependencies: ["JSON"]),
+        .target(name: "CoordinatorGraph", dependencies: ["DeepLink", "JSON", "CYAML"]),
+        .target(name: "Varlink", dependencies: ["JSON"]),
+
+        // C libraries from Debian's -dev packages, one shim each.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // The two commands.
+        .executableTarget(
+            name: "NotifyDaemon",
+            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "CSQLite", "CSystemd"]
+        ),
+        .executableTarget(name: "notifyctl", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"]),
+
+        // Benchmarks print figures; they are never timed tests.
+        .executableTarget(
+            name: "notifyd-bench",
+            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"],
+            path: "Benchmarks/notifyd-bench"
+        ),
+
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "JSON"]),
+        .testTarget(name: "CoordinatorGraphTests", dependencies: ["CoordinatorGraph", "DeepLink", "JSON"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "JSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,218 @@
+import Foundation
+import JSON
+
+/// The type of a page parameter: `String`, `Int`, `Bool`, `UUID`, or an enum declared under `types:`.
+public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
+    case string
+    case int
+    case bool
+    case uuid
+    /// A declared enum with its cases, e.g. `Sort: [price, rating]`.
+    case enumeration(name: String, cases: [String])
+
+    /// The Swift spelling of the type: `String`, `Int`, `Sort`, …
+    public var description: String {
+        switch self {
+        case .string: return "String"
+        case .int: return "Int"
+        case .bool: return "Bool"
+        case .uuid: return "UUID"
+        case .enumeration(let name, _): return name
+        }
+    }
+
+    /// Converts link text (already percent-decoded) into a value of this type, or `nil` when it does not convert.
+    public func convert(_ text: Substring) -> Value? {
+        switch self {
+        case .string:
+            return .string(String(text))
+        case .int:
+            guard !text.isEmpty, text.utf8.count <= 19 || (text.first == "-" && text.utf8.count <= 20) else {
+                return nil
+            }
+            return Int(text).map(Value.int)
+        case .bool:
+            switch text {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return nil
+            }
+        case .uuid:
+            return UUID(uuidString: String(text)).map(Value.uuid)
+        case .enumeration(_, let cases):
+            return cases.contains(where: { $0 == text }) ? .enumCase(String(text)) : nil
+        }
+    }
+
+    /// Converts a JSON value (from a varlink request or a saved state) into a value of this type.
+    public func convert(_ json: JSON) -> Value? {
+        switch (self, json) {
+        case (.int, .int(let i)): return .int(i)
+        case (.bool, .bool(let b)): return .bool(b)
+        case (_, .string(let s)): return convert(Substring(s))
+        default: return nil
+        }
+    }
+
+    /// True for types other than `String`: they rank above `String` parameters in matching.
+    public var isTyped: Bool {
+        if case .string = self { return false }
+        return true
+    }
+}
+
+/// A typed argument value of a page.
+public enum Value: Sendable, Hashable, CustomStringConvertible {
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    case uuid(UUID)
+    /// A case of a declared enum, without the leading dot.
+    case enumCase(String)
+
+    /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `UUID(uuidString: "…")!` is avoided: UUIDs print quoted.
+    public var description: String {
+        switch self {
+        case .string(let s): return Value.swiftStringLiteral(s)
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "true" : "false"
+        case .uuid(let u): return Value.swiftStringLiteral(u.uuidString)
+        case .enumCase(let c): return "." + c
+        }
+    }
+
+    /// The value as it appears in a link, before percent-encoding.
+    public var linkText: String {
+        switch self {
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .bool(let b): return b ? "true" : "false"
+        case .uuid(let u): return u.uuidString
+        case .enumCase(let c): return c
+        }
+    }
+
+    /// The value in decision JSON: strings, integers and Booleans as such; UUIDs and enum cases as strings.
+    public var json: JSON {
+        switch self {
+        case .string(let s): return .string(s)
+        case .int(let i): return .int(i)
+        case .bool(let b): return .bool(b)
+        case .uuid(let u): return .string(u.uuidString)
+        case .enumCase(let c): return .string(c)
+        }
+    }
+
+    static func swiftStringLiteral(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// One parameter of a page case: `page: Int = 1`.
+public struct Parameter: Sendable, Hashable, CustomStringConvertible {
+    /// The argument label, e.g. `id`.
+    public let label: String
+    /// The declared type.
+    public let type: ParameterType
+    /// The default value, when declared.
+    public let defaultValue: Value?
+
+    /// A parameter with a label, type and optional default.
+    public init(label: String, type: ParameterType, defaultValue: Value? = nil) {
+        self.label = label
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+
+    /// The Swift spelling: `page: Int = 1`.
+    public var description: String {
+        var s = "\(label): \(type)"
+        if let defaultValue { s += " = \(defaultValue)" }
+        return s
+    }
+}
+
+/// Identifies a page: the coordinator that owns it and the case name, written `cart.offer`.
+public struct PageID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The owning coordinator's name.
+    public let coordinator: String
+    /// The case name within that coordinator's `Page` enum.
+    public let name: String
+
+    /// A page id from its two parts.
+    public init(coordinator: String, name: String) {
+        self.coordinator = coordinator
+        self.name = name
+    }
+
+    /// Parses `coordinator.case`; `nil` unless there is exactly one dot with text on both sides.
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        self.init(coordinator: String(parts[0]), name: String(parts[1]))
+    }
+
+    /// `coordinator.case`.
+    public var description: String { "\(coordinator).\(name)" }
+
+    public static func < (lhs: PageID, rhs: PageID) -> Bool { lhs.description < rhs.description }
+}
+
+/// A page value: a case of a coordinator's `Page` enum with its typed arguments, e.g. `cart.offer(id: "SUMMER")`.
+public struct Page: Sendable, Hashable, CustomStringConvertible {
+    /// Which case of which coordinator.
+    public let id: PageID
+    /// Labelled arguments in declaration order (defaults filled in).
+    public let arguments: [Argument]
+
+    /// One labelled argument.
+    public struct Argument: Sendable, Hashable {
+        /// The parameter label.
+        public let label: String
+        /// The typed value.
+        public let value: Value
+
+        /// An argument from its label and value.
+        public init(label: String, value: Value) {
+            self.label = label
+            self.value = value
+        }
+    }
+
+    /// A page from its id and arguments (in declaration order).
+    public init(id: PageID, arguments: [Argument] = []) {
+        self.id = id
+        self.arguments = arguments
+    }
+
+    /// The value for `label`, if the page has that argument.
+    public subscript(label: String) -> Value? {
+        arguments.first(where: { $0.label == label })?.value
+    }
+
+    /// Swift-like rendering: `cart.offer(id: "SUMMER")`, or `catalog.home` without arguments.
+    public var description: String {
+        guard !arguments.isEmpty else { return id.description }
+        return id.description + "(" + arguments.map { "\($0.label): \($0.value)" }.joined(separator: ", ") + ")"
+    }
+
+    /// The page object of the decision contract: `{"id", "arguments", "description"}`.
+    public var json: JSON {
+        var args = JSONObject()
+        for a in arguments { args[a.label] = a.value.json }
+        return .object(["id": .string(id.description), "arguments": .object(args), "description": .string(description)])
+    }
+}

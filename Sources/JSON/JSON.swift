@@ -1,0 +1,147 @@
+/// A JSON value as read from or written to the wire.
+///
+/// Integers that fit in `Int` stay integers (`.int`); every other number is `.double`.
+/// Objects keep their keys in document order (see ``JSONObject``).
+public enum JSON: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+
+    /// The value under `key` when this is an object, else `nil`.
+    public subscript(key: String) -> JSON? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    /// The string payload, or `nil` for any other kind.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The integer payload (a `.double` with no fraction counts), or `nil`.
+    public var intValue: Int? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d.rounded() == d && abs(d) < 9.0e18: return Int(d)
+        default: return nil
+        }
+    }
+
+    /// The Boolean payload, or `nil` for any other kind.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The object payload, or `nil` for any other kind.
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The array payload, or `nil` for any other kind.
+    public var arrayValue: [JSON]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// True for `.null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The JSON kind as a word for error messages: "object", "array", "string", "number", "boolean", "null".
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+/// A JSON object whose keys keep their document order.
+///
+/// Lookups are linear, which beats hashing for the handful of keys a payload or a
+/// varlink message carries.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The keys, in order.
+    public private(set) var keys: [String]
+    /// The values, parallel to ``keys``.
+    public private(set) var values: [JSON]
+
+    /// An empty object.
+    public init() {
+        keys = []
+        values = []
+    }
+
+    /// An object from key-value pairs; a repeated key keeps its last value.
+    public init(_ pairs: [(String, JSON)]) {
+        self.init()
+        for (k, v) in pairs { self[k] = v }
+    }
+
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        self.init(elements)
+    }
+
+    /// The number of keys.
+    public var count: Int { keys.count }
+
+    /// True when the object has no keys.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The value for `key`; setting `nil` removes the key.
+    public subscript(key: String) -> JSON? {
+        get {
+            for i in keys.indices where keys[i] == key { return values[i] }
+            return nil
+        }
+        set {
+            if let i = keys.firstIndex(of: key) {
+                if let newValue {
+                    values[i] = newValue
+                } else {
+                    keys.remove(at: i)
+                    values.remove(at: i)
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// Appends without checking for an existing key (the parser checks).
+    mutating func appendUnchecked(_ key: String, _ value: JSON) {
+        keys.append(key)
+        values.append(value)
+    }
+
+    public func makeIterator() -> Zip2Sequence<[String], [JSON]>.Iterator {
+        zip(keys, values).makeIterator()
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral,
+    ExpressibleByFloatLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(JSONObject(elements)) }
+    public init(nilLiteral: ()) { self = .null }
+}

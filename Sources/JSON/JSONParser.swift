@@ -1,0 +1,331 @@
+/// Why a byte sequence is not the JSON it was expected to be, and where.
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, machine-readable.
+    public enum Code: String, Sendable {
+        case unexpectedEnd, unexpectedCharacter, invalidLiteral, invalidNumber, invalidEscape
+        case controlCharacterInString, invalidUTF8, tooDeep, duplicateKey, trailingData
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// Byte offset into the input where the problem was found.
+    public let offset: Int
+    /// A sentence saying what was expected.
+    public let reason: String
+
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
+extension JSON {
+    /// The default bound on nesting of arrays and objects.
+    public static let defaultMaxDepth = 64
+
+    /// Parses one JSON document from UTF-8 bytes.
+    ///
+    /// Whitespace may surround the value; anything else after it is an error. Strings must be
+    /// valid UTF-8, keys unique within an object, and nesting at most `maxDepth` deep.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONError)
+        -> JSON
+    {
+        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON document from UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSON {
+        do {
+            return try bytes.withUnsafeBytes { raw in try JSON.parse(raw, maxDepth: maxDepth) }
+        } catch let error as JSONError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    /// Parses one JSON document from a string.
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSON {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+}
+
+/// A recursive-descent reader over UTF-8 bytes; no Foundation, one pass, no copies for plain strings.
+struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws(JSONError) -> JSON {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index != bytes.count {
+            throw JSONError(code: .trailingData, offset: index, reason: "expected the end of the document")
+        }
+        return value
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func fail(_ code: JSONError.Code, _ reason: String) -> JSONError {
+        JSONError(code: code, offset: index, reason: reason)
+    }
+
+    mutating func parseValue() throws(JSONError) -> JSON {
+        guard index < bytes.count else { throw fail(.unexpectedEnd, "expected a value, found the end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw fail(.unexpectedCharacter, "expected a value (object, array, string, number, true, false, null)")
+        }
+    }
+
+    mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw fail(.unexpectedEnd, "expected '\(word)'") }
+        let p = word.utf8Start
+        for i in 0..<count where bytes[index + i] != p[i] {
+            throw fail(.invalidLiteral, "expected '\(word)'")
+        }
+        index += count
+    }
+
+    mutating func enter() throws(JSONError) {
+        depth += 1
+        if depth > maxDepth { throw fail(.tooDeep, "nesting deeper than \(maxDepth) levels") }
+    }
+
+    mutating func parseObject() throws(JSONError) -> JSON {
+        try enter()
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "expected a key in an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter, "expected a string key") }
+            let keyOffset = index
+            let key = try parseString()
+            if object.keys.contains(key) {
+                throw JSONError(code: .duplicateKey, offset: keyOffset, reason: "duplicate key \"\(key)\"")
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail(index < bytes.count ? .unexpectedCharacter : .unexpectedEnd, "expected ':' after a key")
+            }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            object.appendUnchecked(key, value)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "expected ',' or '}' in an object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return .object(object)
+            }
+            throw fail(.unexpectedCharacter, "expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func parseArray() throws(JSONError) -> JSON {
+        try enter()
+        index += 1
+        var array: [JSON] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(array)
+        }
+        while true {
+            skipWhitespace()
+            array.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "expected ',' or ']' in an array") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                return .array(array)
+            }
+            throw fail(.unexpectedCharacter, "expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func parseString() throws(JSONError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard let s = String(validating: slice, as: UTF8.self) else {
+                    throw JSONError(code: .invalidUTF8, offset: start, reason: "string is not valid UTF-8")
+                }
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
+            index += 1
+        }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                guard let s = String(validating: scratch, as: UTF8.self) else {
+                    throw JSONError(code: .invalidUTF8, offset: start, reason: "string is not valid UTF-8")
+                }
+                return s
+            }
+            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
+            if b != UInt8(ascii: "\\") {
+                scratch.append(b)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { throw fail(.unexpectedEnd, "unterminated escape") }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): scratch.append(0x22)
+            case UInt8(ascii: "\\"): scratch.append(0x5C)
+            case UInt8(ascii: "/"): scratch.append(0x2F)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw fail(.invalidEscape, "a high surrogate must be followed by a low surrogate") }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw fail(.invalidEscape, "a high surrogate must be followed by a low surrogate")
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw fail(.invalidEscape, "a lone low surrogate")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail(.invalidEscape, "not a Unicode scalar") }
+                scratch.append(contentsOf: UTF8.encode(u)!)
+            default:
+                index -= 1
+                throw fail(.invalidEscape, "unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+            }
+        }
+        throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    mutating func parseHex4() throws(JSONError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail(.unexpectedEnd, "expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw fail(.invalidEscape, "expected four hex digits after \\u")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseNumber() throws(JSONError) -> JSON {
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail(.invalidNumber, "expected a digit") }
+        if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, isDigit(bytes[index + 1]) {
+            throw fail(.invalidNumber, "leading zeros are not allowed")
+        }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while index < bytes.count, isDigit(bytes[index]) {
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            magnitude = a
+            index += 1
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail(.invalidNumber, "expected a digit after '.'")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw fail(.invalidNumber, "expected a digit in the exponent")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if isInteger, !overflow {
+            if negative, magnitude <= UInt64(Int64.max) + 1 {
+                return .int(magnitude == UInt64(Int64.max) + 1 ? Int.min : -Int(magnitude))
+            }
+            if !negative, magnitude <= UInt64(Int64.max) { return .int(Int(magnitude)) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else { throw fail(.invalidNumber, "number out of range") }
+        return .double(d)
+    }
+
+    @inline(__always)
+    func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+}

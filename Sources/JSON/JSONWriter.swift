@@ -1,0 +1,146 @@
+extension JSON {
+    /// Appends the compact JSON text of this value to `out` as UTF-8.
+    ///
+    /// Control characters, quotes and backslashes in strings are escaped; other characters are
+    /// written as UTF-8. Object keys keep their order.
+    public func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let b): b ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) : out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .int(let i): JSON.writeInt(i, into: &out)
+        case .double(let d):
+            if d.isFinite {
+                if d.rounded() == d, abs(d) < 1e15 {
+                    JSON.writeInt(Int(d), into: &out)
+                    out.append(contentsOf: [0x2E, 0x30])
+                } else {
+                    out.append(contentsOf: d.description.utf8)
+                }
+            } else {
+                out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            }
+        case .string(let s): JSON.writeString(s, into: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                v.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (k, v) in o {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSON.writeString(k, into: &out)
+                out.append(UInt8(ascii: ":"))
+                v.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The compact JSON text of this value.
+    public var serialized: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The JSON text indented by `indent` spaces per level, one key or element per line.
+    public func prettyPrinted(indent: Int = 2) -> String {
+        var out: [UInt8] = []
+        writePretty(into: &out, level: 0, indent: indent)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func writePretty(into out: inout [UInt8], level: Int, indent: Int) {
+        func newline(_ level: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: level * indent))
+        }
+        switch self {
+        case .array(let a) where !a.isEmpty:
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                v.writePretty(into: &out, level: level + 1, indent: indent)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "]"))
+        case .object(let o) where !o.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (k, v) in o {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                newline(level + 1)
+                JSON.writeString(k, into: &out)
+                out.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+                v.writePretty(into: &out, level: level + 1, indent: indent)
+            }
+            newline(level)
+            out.append(UInt8(ascii: "}"))
+        default:
+            write(into: &out)
+        }
+    }
+
+    static func writeInt(_ value: Int, into out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[19 - count] = UInt8(magnitude % 10) + UInt8(ascii: "0")
+                magnitude /= 10
+                count += 1
+            }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` as a quoted JSON string.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var runStart = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                runStart = i + 1
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                    out.append(hexDigits[Int(b >> 4)])
+                    out.append(hexDigits[Int(b & 0xF)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSON: CustomStringConvertible {
+    public var description: String { serialized }
+}

@@ -1,0 +1,1 @@
+// Varlink protocol: framing, messages, IDL.
