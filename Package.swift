@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "notifyd",
     products: [
-        .executable(name: "notifyd", targets: ["NotifyDaemon"]),
+        .executable(name: "notifyd", targets: ["notifyd"]),
         .executable(name: "notifyctl", targets: ["notifyctl"]),
         .library(name: "DeepLink", targets: ["DeepLink"]),
         .library(name: "CoordinatorGraph", targets: ["CoordinatorGraph"]),
@@ -21,13 +21,19 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Linux calls that need _GNU_SOURCE (accept4, struct ucred), compiled in C.
+        .target(name: "CSyscalls"),
 
         // The two commands.
-        .executableTarget(
+        .target(
             name: "NotifyDaemon",
-            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "CSQLite", "CSystemd"]
+            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "CSQLite", "CSystemd", "CSyscalls"]
         ),
-        .executableTarget(name: "notifyctl", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"]),
+        .executableTarget(name: "notifyd", dependencies: ["NotifyDaemon"]),
+        // notifyctl: the command table, parsing and printing live in NotifyctlCore (unit-tested); the executable
+        // only wires it to the process.
+        .target(name: "NotifyctlCore", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"]),
+        .executableTarget(name: "notifyctl", dependencies: ["NotifyctlCore"]),
 
         // Benchmarks print figures; they are never timed tests.
         .executableTarget(
@@ -40,6 +46,12 @@ let package = Package(
         .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "JSON"]),
         .testTarget(name: "CoordinatorGraphTests", dependencies: ["CoordinatorGraph", "DeepLink", "JSON"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "JSON"]),
+        .testTarget(
+            name: "NotifyctlTests",
+            dependencies: ["NotifyctlCore", "CoordinatorGraph", "DeepLink", "Varlink", "JSON"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(name: "NotifyDaemonTests", dependencies: ["NotifyDaemon", "Varlink", "JSON", "CoordinatorGraph", "DeepLink"]),
     ],
     swiftLanguageModes: [.v6]
 )

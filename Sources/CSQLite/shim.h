@@ -1,6 +1,7 @@
 #ifndef NOTIFYD_CSQLITE_SHIM_H
 #define NOTIFYD_CSQLITE_SHIM_H
-#define _GNU_SOURCE 1
+/* No _GNU_SOURCE: sqlite3.h needs none, and system headers seen with it differ from Swift's Glibc
+   module (fd_set, __rusage_who), which breaks any module importing both. */
 #include <sqlite3.h>
 
 /// SQLITE_TRANSIENT is a macro casting -1 to a function pointer; Swift cannot import it.

@@ -1,61 +1,61 @@
-// API SKELETON — replaced by the real implementation (helper A). Signatures are the contract.
-import JSON
-
-/// Which link schemes and hosts are accepted.
-public struct LinkPolicy: Sendable {
-    public let schemes: [String]
-    public let hosts: [String]
-    public init(schemes: [String], hosts: [String]) {
-        self.schemes = schemes
-        self.hosts = hosts
-    }
-}
-
-/// A link pattern such as `/catalog/{slug}?page={page}`.
-public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
-    public let text: String
-    public static func parse(_ text: String) throws(PatternError) -> LinkPattern { fatalError("skeleton") }
-    public var description: String { text }
-}
-
-public struct PatternError: Error, Sendable, Hashable {
-    public let text: String
-    public let offset: Int
-    public let reason: String
-}
-
-/// A Swift enum case declaration such as `category(slug: String, page: Int = 1)`.
-public struct CaseDeclaration: Sendable, Hashable, CustomStringConvertible {
-    public let name: String
-    public let parameters: [Parameter]
-    public init(name: String, parameters: [Parameter]) {
-        self.name = name
-        self.parameters = parameters
-    }
-    public static func parse(_ text: String, types: [String: [String]]) throws(DeclarationError) -> CaseDeclaration {
-        fatalError("skeleton")
-    }
-    public var description: String { name }
-}
-
-public struct DeclarationError: Error, Sendable, Hashable {
-    public let text: String
-    public let offset: Int
-    public let reason: String
-}
-
-/// One pattern bound to one page case.
-public struct Route: Sendable {
-    public let page: PageID
-    public let declaration: CaseDeclaration
-    public let pattern: LinkPattern
-    public init(page: PageID, declaration: CaseDeclaration, pattern: LinkPattern) {
-        self.page = page
-        self.declaration = declaration
-        self.pattern = pattern
-    }
-}
-
+/// All routes compiled into one matcher: links in, typed pages out, and pages back to canonical links.
+///
+/// Precedence, segment by segment from the left: a literal beats a typed parameter (`Int`, `Bool`, `UUID`, an
+/// enum), which beats a `String` parameter, which beats a catch-all; routes of the same shape are tried in
+/// declaration order. A parameter whose text does not convert to its type is no match there: the matcher backtracks
+/// and tries the next alternative. Query bindings match in any order, extra query items are ignored, the first of
+/// repeated keys counts, and an absent key takes the declared default (no match without one).
 public struct Matcher: Sendable {
-    public init(routes: [Route], policy: LinkPolicy) {}
+    /// Everything compiled, behind one reference so copies of a matcher are cheap.
+    let table: RouteTable
+
+    /// The routes in declaration order; ``LinkMatch/routeIndex`` indexes this array.
+    public var routes: [Route] { table.routes }
+    /// The accepted schemes and hosts.
+    public var policy: LinkPolicy { table.policy }
+
+    /// Compiles the routes. Routes that the validator would reject (unknown labels, unbound labels without
+    /// default) compile too but never match where a label is missing.
+    public init(routes: [Route], policy: LinkPolicy) {
+        self.table = RouteTable(routes, policy: policy)
+    }
+
+    /// Matches a link (`shop://offers/SUMMER`, `https://shop.example.com/offers/SUMMER`, or a bare `/offers/SUMMER`)
+    /// to a page. With `explain`, ``LinkMatch/trace`` tells each candidate tried and why it was rejected.
+    public func match(_ link: String, explain: Bool = false) -> LinkMatch {
+        let scanned = LinkScanner.withScannedLink(link, policy: table.policy) { view in
+            match(view, text: link, explain: explain)
+        }
+        switch scanned {
+        case .success(let match): return match
+        case .failure(let error): return LinkMatch(result: .failure(error), trace: explain ? ["link rejected: \(error)"] : [])
+        }
+    }
+
+    /// Matches an already parsed link to a page.
+    public func match(_ link: Link, explain: Bool = false) -> LinkMatch {
+        match(link.description, explain: explain)
+    }
+
+    func match(_ view: LinkView, text: String, explain: Bool) -> LinkMatch {
+        var trace: [String]? = explain ? ["link \(Self.describe(view.origin)) path \(view.link)"] : nil
+        if let (index, restFrom) = search(node: 0, depth: 0, view, &trace) {
+            let route = table.routes[Int(index)]
+            let page = makePage(route: index, restFrom: restFrom, view)
+            trace?.append("\(route.pattern): matched \(page)")
+            return LinkMatch(
+                result: .success(page), routeIndex: Int(index), pattern: route.pattern, trace: trace ?? [])
+        }
+        let error = LinkError(code: .noMatch, reason: "no pattern matches '\(text)'")
+        trace?.append("no match: \(error.reason)")
+        return LinkMatch(result: .failure(error), trace: trace ?? [])
+    }
+
+    static func describe(_ origin: Link.Origin) -> String {
+        switch origin {
+        case .path: return "(bare path)"
+        case .scheme(let s): return "scheme '\(s)'"
+        case .host(let h): return "host '\(h)'"
+        }
+    }
 }

@@ -104,7 +104,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value for `key`; setting `nil` removes the key.
     public subscript(key: String) -> JSON? {
         get {
-            for i in keys.indices where keys[i] == key { return values[i] }
+            // Comparing lengths first (O(1) for native strings) skips most full string comparisons.
+            let length = key.utf8.count
+            for i in keys.indices where keys[i].utf8.count == length && keys[i] == key { return values[i] }
             return nil
         }
         set {
@@ -120,6 +122,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                 values.append(newValue)
             }
         }
+    }
+
+    /// Reserves room for `count` keys, so that the parser fills small objects with one allocation per array.
+    mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
     }
 
     /// Appends without checking for an existing key (the parser checks).

@@ -24,10 +24,17 @@ extension JSON {
     ///
     /// Whitespace may surround the value; anything else after it is an error. Strings must be
     /// valid UTF-8, keys unique within an object, and nesting at most `maxDepth` deep.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONError)
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth
+    ) throws(JSONError)
         -> JSON
     {
-        var parser = JSONParser(bytes: bytes.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        guard let base = bytes.baseAddress else {
+            throw JSONError(code: .unexpectedEnd, offset: 0, reason: "expected a value, found the end of input")
+        }
+        // Reading bytes through a `UInt8` view is valid for any initialized memory.
+        let view = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        var parser = JSONParser(bytes: view, maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 
@@ -55,6 +62,9 @@ struct JSONParser {
     var index = 0
     var depth = 0
     var scratch: [UInt8] = []
+
+    /// Objects with fewer keys than this check for duplicates without hashing.
+    static let linearKeyLimit = 16
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -101,11 +111,12 @@ struct JSONParser {
 
     mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw fail(.unexpectedEnd, "expected '\(word)'") }
+        let available = min(count, bytes.count - index)
         let p = word.utf8Start
-        for i in 0..<count where bytes[index + i] != p[i] {
+        for i in 0..<available where bytes[index + i] != p[i] {
             throw fail(.invalidLiteral, "expected '\(word)'")
         }
+        guard available == count else { throw fail(.unexpectedEnd, "expected '\(word)', found the end of input") }
         index += count
     }
 
@@ -118,19 +129,34 @@ struct JSONParser {
         try enter()
         index += 1
         var object = JSONObject()
+        // Small objects check duplicates by a linear scan; large ones switch to a set so that a message with
+        // thousands of keys costs O(n), not O(n²).
+        var seen: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
             return .object(object)
         }
+        object.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw fail(.unexpectedEnd, "expected a key in an object") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter, "expected a string key") }
             let keyOffset = index
             let key = try parseString()
-            if object.keys.contains(key) {
+            let duplicate: Bool
+            if seen != nil {
+                duplicate = !seen!.insert(key).inserted
+            } else if object.count < JSONParser.linearKeyLimit {
+                let length = key.utf8.count
+                duplicate = object.keys.contains { $0.utf8.count == length && $0 == key }
+            } else {
+                var set = Set(object.keys)
+                duplicate = !set.insert(key).inserted
+                seen = set
+            }
+            if duplicate {
                 throw JSONError(code: .duplicateKey, offset: keyOffset, reason: "duplicate key \"\(key)\"")
             }
             skipWhitespace()
@@ -187,19 +213,23 @@ struct JSONParser {
     mutating func parseString() throws(JSONError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. `seen` collects the bits of every byte so that all-ASCII strings (the usual case)
+        // skip UTF-8 validation; `String(decoding:)` is specialized for byte buffers, unlike the generic
+        // `String(validating:)`, which costs more in metadata lookups than the whole parse.
+        var seen: UInt8 = 0
         while index < bytes.count {
+            skipPlainStringBytes(seen: &seen)
+            guard index < bytes.count else { break }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard let s = String(validating: slice, as: UTF8.self) else {
-                    throw JSONError(code: .invalidUTF8, offset: start, reason: "string is not valid UTF-8")
-                }
+                if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return s
             }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
+            seen |= b
             index += 1
         }
         scratch.removeAll(keepingCapacity: true)
@@ -207,14 +237,16 @@ struct JSONParser {
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
+                // Escapes are ASCII and produce whole UTF-8 sequences, so the raw bytes are valid exactly when
+                // the decoded ones are.
+                if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
+                let s = String(decoding: scratch, as: UTF8.self)
                 index += 1
-                guard let s = String(validating: scratch, as: UTF8.self) else {
-                    throw JSONError(code: .invalidUTF8, offset: start, reason: "string is not valid UTF-8")
-                }
                 return s
             }
             if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
             if b != UInt8(ascii: "\\") {
+                seen |= b
                 scratch.append(b)
                 index += 1
                 continue
@@ -247,14 +279,91 @@ struct JSONParser {
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw fail(.invalidEscape, "a lone low surrogate")
                 }
-                guard let u = Unicode.Scalar(scalar) else { throw fail(.invalidEscape, "not a Unicode scalar") }
-                scratch.append(contentsOf: UTF8.encode(u)!)
+                appendUTF8(scalar)
             default:
                 index -= 1
-                throw fail(.invalidEscape, "unknown escape '\\\(Character(Unicode.Scalar(e)))'")
+                let shown = e < 0x20 || e >= 0x7F ? "byte \(e)" : "'\\\(Character(Unicode.Scalar(e)))'"
+                throw fail(.invalidEscape, "unknown escape \(shown)")
             }
         }
         throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    /// Advances `index` over whole 8-byte words that hold no quote, backslash or control character, OR-ing
+    /// their bytes' high bits into `seen`; the byte loop takes over at the first word with such a byte.
+    @inline(__always)
+    mutating func skipPlainStringBytes(seen: inout UInt8) {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var high: UInt64 = 0
+        while index &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A byte is zero in x exactly when (x - 0x01…) & ~x has its high bit set (the standard SWAR test);
+            // likewise a byte below 0x20 for (x - 0x20…) & ~x.
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            high |= word
+            index &+= 8
+        }
+        if high & highs != 0 { seen |= 0x80 }
+    }
+
+    /// Appends the UTF-8 encoding of a Unicode scalar value (surrogates already excluded) to `scratch`.
+    @inline(__always)
+    mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// The error for the string from `start` to the closing quote at `index` when its bytes are not valid UTF-8,
+    /// pointing at the first byte of the first bad sequence; `nil` when they are valid.
+    func invalidUTF8(from start: Int) -> JSONError? {
+        var i = start
+        while i < index {
+            let b = bytes[i]
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch b {
+            case 0x00...0x7F:
+                i += 1
+                continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return JSONError(code: .invalidUTF8, offset: i, reason: "invalid UTF-8 byte in a string")
+            }
+            guard i + length <= index else {
+                return JSONError(code: .invalidUTF8, offset: i, reason: "truncated UTF-8 sequence in a string")
+            }
+            var valid = bytes[i + 1] >= low && bytes[i + 1] <= high
+            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { valid = false }
+            if !valid { return JSONError(code: .invalidUTF8, offset: i, reason: "invalid UTF-8 sequence in a string") }
+            i += length
+        }
+        return nil
     }
 
     mutating func parseHex4() throws(JSONError) -> UInt32 {

@@ -6,11 +6,15 @@ extension JSON {
     public func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let b): b ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) : out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        case .bool(let b):
+            b
+                ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+                : out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
         case .int(let i): JSON.writeInt(i, into: &out)
         case .double(let d):
             if d.isFinite {
                 if d.rounded() == d, abs(d) < 1e15 {
+                    if d == 0, d.sign == .minus { out.append(UInt8(ascii: "-")) }
                     JSON.writeInt(Int(d), into: &out)
                     out.append(contentsOf: [0x2E, 0x30])
                 } else {
@@ -95,9 +99,12 @@ extension JSON {
             return
         }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             while magnitude > 0 {

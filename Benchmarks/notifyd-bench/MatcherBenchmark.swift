@@ -1,0 +1,138 @@
+import DeepLink
+import Foundation
+
+/// `notifyd-bench matcher [--runs N] [--seconds S]`: matches per second (median of several runs) for flat route
+/// tables of 10, 1,000 and 10,000 patterns, each link parsed (scheme, host, split, percent-decoding) and matched.
+func runMatcherBenchmark(_ arguments: [String]) {
+    var runs = 7
+    var seconds = 0.3
+    var sizes = [10, 1_000, 10_000]
+    var profileRounds: Int?
+    var i = 0
+    while i < arguments.count {
+        let value = i + 1 < arguments.count ? arguments[i + 1] : ""
+        switch arguments[i] {
+        case "--runs": runs = max(1, Int(value) ?? runs)
+        case "--seconds": seconds = max(0.01, Double(value) ?? seconds)
+        case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
+        case "--profile": profileRounds = max(1, Int(value) ?? 10)
+        default:
+            print("usage: notifyd-bench matcher [--runs N] [--seconds S] [--sizes 10,1000,10000] [--profile ROUNDS]")
+            exit(2)
+        }
+        i += 2
+    }
+    if let rounds = profileRounds {
+        // A fixed amount of work for `valgrind --tool=callgrind`: ROUNDS passes over the links of each table.
+        for size in sizes {
+            let table = MatcherBenchTable(routeCount: size)
+            print("routes \(size): \(table.profile(rounds: rounds)) matches")
+        }
+        return
+    }
+    print("matcher: \(runs) runs of ≈\(seconds) s each, median shown; one core")
+    print("routes    links   matches/s    ns/match   vs first")
+    var baseline: Double?
+    for size in sizes {
+        let table = MatcherBenchTable(routeCount: size)
+        let rates = (0..<runs).map { _ in table.measure(seconds: seconds) }.sorted()
+        let median = rates[rates.count / 2]
+        baseline = baseline ?? median
+        let ratio = (baseline ?? median) / median
+        print(
+            pad(size, 6) + pad(table.links.count, 8) + pad(Int(median), 12) + pad(Int(1e9 / median), 12)
+                + "      " + String(format: "%.2fx", ratio))
+    }
+}
+
+private func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return String(repeating: " ", count: max(0, width - s.count)) + s
+}
+
+/// A generated app: `routeCount` patterns in four realistic shapes, and short links that hit them.
+struct MatcherBenchTable {
+    let matcher: Matcher
+    let links: [String]
+
+    init(routeCount: Int) {
+        let types = ["Sort": ["price", "rating", "newest"]]
+        var routes: [Route] = []
+        for i in 0..<routeCount {
+            let (declaration, pattern): (String, String)
+            switch i % 5 {
+            case 0: (declaration, pattern) = ("item\(i)(id: Int)", "/section\(i / 5)/items/{id}")
+            case 1: (declaration, pattern) = ("article\(i)(slug: String)", "/section\(i / 5)/articles/{slug}")
+            case 2:
+                (declaration, pattern) = (
+                    "reviews\(i)(slug: String, page: Int = 1, sort: Sort = price)",
+                    "/section\(i / 5)/{slug}/reviews?page={page}&sort={sort}"
+                )
+            case 3: (declaration, pattern) = ("file\(i)(path: String)", "/section\(i / 5)/files/{path...}")
+            default: (declaration, pattern) = ("home\(i)", "/section\(i / 5)")
+            }
+            routes.append(
+                Route(
+                    page: PageID(coordinator: "section\(i / 5)", name: "page\(i)"),
+                    declaration: try! CaseDeclaration.parse(declaration, types: types),
+                    pattern: try! LinkPattern.parse(pattern)))
+        }
+        matcher = Matcher(routes: routes, policy: LinkPolicy(schemes: ["shop"], hosts: ["shop.example.com"]))
+        var generator = SplitMix(seed: 42)
+        let sections = max(1, routeCount / 5)
+        links = (0..<1_024).map { n in
+            let s = Int(generator.next() % UInt64(sections))
+            switch n % 6 {
+            case 0: return "shop://section\(s)/items/\(generator.next() % 100_000)"
+            case 1: return "https://shop.example.com/section\(s)/articles/summer-sale"
+            case 2: return "shop://section\(s)/boots/reviews?sort=rating&page=2"
+            case 3: return "shop://section\(s)/files/docs/guide.pdf"
+            case 4: return "shop://section\(s)"
+            default: return "shop://section\(s)/items/not-a-number"
+            }
+        }
+    }
+
+    /// Matches every link `rounds` times; returns the number of matches.
+    func profile(rounds: Int) -> Int {
+        var checksum = 0
+        for _ in 0..<rounds {
+            for link in links { checksum &+= matcher.match(link).routeIndex ?? -1 }
+        }
+        if checksum == .min { print("unreachable") }
+        return rounds * links.count
+    }
+
+    /// Matches the links round-robin for about `seconds`; returns matches per second.
+    func measure(seconds: Double) -> Double {
+        let clock = ContinuousClock()
+        var count = 0
+        var checksum = 0
+        let start = clock.now
+        let budget = Duration.milliseconds(Int(seconds * 1000))
+        while clock.now - start < budget {
+            for link in links {
+                let result = matcher.match(link)
+                checksum &+= result.routeIndex ?? -1
+            }
+            count += links.count
+        }
+        let elapsed = clock.now - start
+        if checksum == .min { print("unreachable") }
+        let (s, atto) = elapsed.components
+        return Double(count) / (Double(s) + Double(atto) / 1e18)
+    }
+}
+
+/// A small deterministic random generator so runs are comparable.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,142 @@
+import DeepLink
+import JSON
+
+extension Decision {
+    /// The decision as the JSON of DESIGN.md §3 / `shapes.md`, keys in this order: `id`, `device`, `outcome`,
+    /// `source`, `page`, `path`, `steps`, `pending`, `trace` (only when present), `createdAt`.
+    public var json: JSON {
+        var object = JSONObject()
+        object["id"] = .string(id)
+        object["device"] = device.map(JSON.string) ?? .null
+        object["outcome"] = .string(outcome.rawValue)
+        object["source"] = source?.json ?? .null
+        object["page"] = page.json
+        object["path"] = .array(path.map(JSON.string))
+        object["steps"] = .array(steps.map(\.json))
+        object["pending"] = pending?.json ?? .null
+        if let trace { object["trace"] = .array(trace.map(JSON.string)) }
+        object["createdAt"] = .string(createdAt.rfc3339)
+        return .object(object)
+    }
+
+    /// Reads a decision written by ``json``.
+    ///
+    /// With a `graph`, pages are checked and typed against it (and each step's ``Step/pageValue`` is filled, so
+    /// ``Resolver/apply(_:to:)`` can replay the decision). Without one (a client printing what the daemon sent),
+    /// pages are typed loosely and steps keep only their page descriptions. `trace` may be absent; so may
+    /// `device`, `source` and `pending` (meaning `null`).
+    public init(json: JSON, graph: Graph? = nil) throws(JSONDecodeError) {
+        let root = "$"
+        let object = try JSONReader.object(json, at: root)
+        try JSONReader.checkKeys(
+            object,
+            allowed: ["id", "device", "outcome", "source", "page", "path", "steps", "pending", "trace", "createdAt"],
+            at: root)
+        let id = try JSONReader.string(try JSONReader.required(object, "id", at: root), at: "$.id")
+        let device = try Decision.optionalString(object["device"], at: "$.device")
+        let outcomeText = try JSONReader.string(try JSONReader.required(object, "outcome", at: root), at: "$.outcome")
+        guard let outcome = Outcome(rawValue: outcomeText) else {
+            throw JSONDecodeError(
+                code: .invalidValue, path: "$.outcome",
+                message: "unknown outcome '\(outcomeText)'; expected routed, gated, fallback or resumed")
+        }
+        var source: DecisionSource?
+        if let sourceJSON = object["source"], !sourceJSON.isNull {
+            source = try DecisionSource(json: sourceJSON, at: "$.source")
+        }
+        let pageJSON = try JSONReader.required(object, "page", at: root)
+        let page: Page
+        if let graph {
+            page = try PageCoding.decode(pageJSON, graph: graph, at: "$.page")
+        } else {
+            page = try PageCoding.decodeLoosely(pageJSON, at: "$.page")
+        }
+        let path = try JSONReader.strings(try JSONReader.required(object, "path", at: root), at: "$.path")
+        var steps: [Step] = []
+        for (i, stepJSON) in try JSONReader.array(try JSONReader.required(object, "steps", at: root), at: "$.steps")
+            .enumerated()
+        {
+            steps.append(try Step(json: stepJSON, graph: graph, at: JSONReader.element("$.steps", i)))
+        }
+        var pending: Pending?
+        if let pendingJSON = object["pending"], !pendingJSON.isNull {
+            if let graph {
+                pending = try Pending(json: pendingJSON, graph: graph, at: "$.pending")
+            } else {
+                pending = try Pending(looseJSON: pendingJSON, at: "$.pending")
+            }
+        }
+        let trace = try object["trace"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: "$.trace") }
+        let createdAt = try Pending.timestamp(object, "createdAt", at: root)
+        self.init(
+            id: id, device: device, outcome: outcome, source: source, page: page, path: path, steps: steps,
+            pending: pending, trace: trace, createdAt: createdAt)
+    }
+
+    static func optionalString(_ json: JSON?, at path: String) throws(JSONDecodeError) -> String? {
+        guard let json, !json.isNull else { return nil }
+        return try JSONReader.string(json, at: path)
+    }
+}
+
+extension DecisionSource {
+    /// `{"format", "field", "link"}` with `link` possibly `null`.
+    public var json: JSON {
+        .object(["format": .string(format), "field": .string(field), "link": link.map(JSON.string) ?? .null])
+    }
+
+    /// Reads `{"format", "field", "link"}`; `link` may be absent or `null`.
+    public init(json: JSON, at path: String = "$") throws(JSONDecodeError) {
+        let object = try JSONReader.object(json, at: path)
+        try JSONReader.checkKeys(object, allowed: ["format", "field", "link"], at: path)
+        let format = try JSONReader.string(
+            try JSONReader.required(object, "format", at: path), at: JSONReader.member(path, "format"))
+        let field = try JSONReader.string(
+            try JSONReader.required(object, "field", at: path), at: JSONReader.member(path, "field"))
+        let link = try Decision.optionalString(object["link"], at: JSONReader.member(path, "link"))
+        self.init(format: format, field: field, link: link)
+    }
+}
+
+extension Step {
+    /// `{"action", "coordinator"}` plus `child`, `parent` and `page` when set.
+    public var json: JSON {
+        var object = JSONObject()
+        object["action"] = .string(action.rawValue)
+        object["coordinator"] = .string(coordinator)
+        if let child { object["child"] = .string(child) }
+        if let parent { object["parent"] = .string(parent) }
+        if let page { object["page"] = .string(page) }
+        return .object(object)
+    }
+
+    /// Reads a step; with a `graph`, the page description is parsed and typed into ``pageValue``.
+    public init(json: JSON, graph: Graph? = nil, at path: String = "$") throws(JSONDecodeError) {
+        let object = try JSONReader.object(json, at: path)
+        try JSONReader.checkKeys(object, allowed: ["action", "coordinator", "child", "parent", "page"], at: path)
+        let actionPath = JSONReader.member(path, "action")
+        let actionText = try JSONReader.string(try JSONReader.required(object, "action", at: path), at: actionPath)
+        guard let action = Action(rawValue: actionText) else {
+            throw JSONDecodeError(
+                code: .invalidValue, path: actionPath,
+                message: "unknown action '\(actionText)'; expected one of: "
+                    + Action.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let coordinator = try JSONReader.string(
+            try JSONReader.required(object, "coordinator", at: path), at: JSONReader.member(path, "coordinator"))
+        let child = try Decision.optionalString(object["child"], at: JSONReader.member(path, "child"))
+        let parent = try Decision.optionalString(object["parent"], at: JSONReader.member(path, "parent"))
+        let pagePath = JSONReader.member(path, "page")
+        let page = try Decision.optionalString(object["page"], at: pagePath)
+        var pageValue: Page?
+        if let graph {
+            if graph.coordinator(coordinator) == nil {
+                throw JSONDecodeError(
+                    code: .unknownCoordinator, path: JSONReader.member(path, "coordinator"),
+                    message: "unknown coordinator '\(coordinator)'; the graph does not declare it")
+            }
+            if let page { pageValue = try PageCoding.parseDescription(page, graph: graph, at: pagePath) }
+        }
+        self.init(action, coordinator, child: child, parent: parent, page: page, pageValue: pageValue)
+    }
+}

@@ -1,0 +1,175 @@
+import DeepLink
+
+/// A routing decision (DESIGN.md §3): which page, the coordinators from the root to its owner, the ordered steps
+/// that bring the device there, and the pending page when a gate is presented first.
+///
+/// Built by ``Resolver``; written and read as the JSON of `shapes.md` (`Decision+JSON.swift`). The step grammar is
+/// documented on ``Resolver``.
+public struct Decision: Sendable, Hashable {
+    /// How the page was reached.
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        /// A matched link routed to its page.
+        case routed
+        /// A condition is unmet: a providing flow is presented first and the page is pending.
+        case gated
+        /// No pattern matched; the app's fallback page was routed.
+        case fallback
+        /// A pending page continued after its gate was satisfied.
+        case resumed
+    }
+
+    /// The decision's id (given by the caller).
+    public var id: String
+    /// The device the decision is for, when known.
+    public var device: String?
+    /// How the page was reached.
+    public var outcome: Outcome
+    /// Where the link came from, when it came from a payload.
+    public var source: DecisionSource?
+    /// The page routed to (for `gated`, the page that waits).
+    public var page: Page
+    /// The coordinators from the root to the page's owner.
+    public var path: [String]
+    /// The ordered steps: the minimal diff from the device's state, or the cold-start path.
+    public var steps: [Step]
+    /// The page kept until its gate finishes (`gated` only).
+    public var pending: Pending?
+    /// Why, line by line; `nil` unless an explanation was asked for.
+    public var trace: [String]?
+    /// When the decision was made.
+    public var createdAt: Timestamp
+
+    /// A decision from its parts.
+    public init(
+        id: String, device: String? = nil, outcome: Outcome, source: DecisionSource? = nil, page: Page,
+        path: [String], steps: [Step], pending: Pending? = nil, trace: [String]? = nil, createdAt: Timestamp
+    ) {
+        self.id = id
+        self.device = device
+        self.outcome = outcome
+        self.source = source
+        self.page = page
+        self.path = path
+        self.steps = steps
+        self.pending = pending
+        self.trace = trace
+        self.createdAt = createdAt
+    }
+}
+
+/// Where a decision's link came from: the payload format, the field that carried the link, the link itself.
+public struct DecisionSource: Sendable, Hashable {
+    /// The payload format (`apns`, `fcm`, `ntfy`, `gotify`, `link`).
+    public var format: String
+    /// The payload field that carried the link (`deeplink`, `aps.category`, …).
+    public var field: String
+    /// The link as received, when there was one (categories name a page without a link).
+    public var link: String?
+
+    /// A source from its parts.
+    public init(format: String, field: String, link: String?) {
+        self.format = format
+        self.field = field
+        self.link = link
+    }
+}
+
+/// What the caller knows about a decision before it is made: its id, the device, the link's source.
+public struct DecisionMetadata: Sendable, Hashable {
+    /// The decision's id.
+    public var id: String
+    /// The device the decision is for, when known.
+    public var device: String?
+    /// Where the link came from.
+    public var source: DecisionSource?
+
+    /// Metadata from its parts.
+    public init(id: String, device: String? = nil, source: DecisionSource? = nil) {
+        self.id = id
+        self.device = device
+        self.source = source
+    }
+}
+
+/// One step of a decision: an action on a coordinator, with the child, parent or page it involves.
+///
+/// See ``Resolver`` for the grammar and ``Resolver/apply(_:to:)`` for what each step does to a ``DeviceState``.
+public struct Step: Sendable, Hashable, CustomStringConvertible {
+    /// What the step does.
+    public enum Action: String, Sendable, Hashable, CaseIterable {
+        /// Create and start a child coordinator under `parent`.
+        case start
+        /// Reuse a coordinator already started and bring it to the front.
+        case activate
+        /// Select the tab `child` of a `tabs` coordinator.
+        case selectTab
+        /// Present a `modal`/`flow` coordinator over `parent`.
+        case present
+        /// Dismiss a presented coordinator (it stops).
+        case dismiss
+        /// Pop the coordinator's stack down to `page` (which stays).
+        case popTo
+        /// Push `page` on the coordinator's stack.
+        case push
+        /// Replace the coordinator's stack by `page` alone.
+        case setRoot
+        /// Show `page` on the coordinator (pushed unless it is already the top).
+        case display
+    }
+
+    /// What the step does.
+    public var action: Action
+    /// The coordinator acted on.
+    public var coordinator: String
+    /// The tab selected (`selectTab`).
+    public var child: String?
+    /// The coordinator started or presented under (`start`, `present`).
+    public var parent: String?
+    /// The page's description (`popTo`, `push`, `setRoot`, `display`): `cart.offer(id: "SUMMER")`.
+    public var page: String?
+    /// The typed page of ``page``, when known: always for steps the resolver makes; for decoded decisions only when
+    /// a graph was given.
+    public var pageValue: Page?
+
+    /// A step from its parts; for page steps prefer ``init(_:_:page:)``.
+    public init(
+        _ action: Action, _ coordinator: String, child: String? = nil, parent: String? = nil, page: String? = nil,
+        pageValue: Page? = nil
+    ) {
+        self.action = action
+        self.coordinator = coordinator
+        self.child = child
+        self.parent = parent
+        self.page = page ?? pageValue?.description
+        self.pageValue = pageValue
+    }
+
+    /// A page step (`popTo`, `push`, `setRoot`, `display`) with its typed page.
+    public init(_ action: Action, _ coordinator: String, page: Page) {
+        self.init(action, coordinator, page: page.description, pageValue: page)
+    }
+
+    /// One line for humans and tests: `activate app`, `selectTab main cart`, `start cart in main`,
+    /// `present login over cart`, `dismiss payment`, `push cart cart.cart`, `display cart cart.offer(id: "S")`.
+    public var description: String {
+        var out = action.rawValue + " " + coordinator
+        if let child { out += " " + child }
+        if let parent { out += (action == .present ? " over " : " in ") + parent }
+        if let page { out += " " + page }
+        return out
+    }
+
+    /// Steps are equal when their JSON is: ``pageValue`` is derived from ``page`` and not compared.
+    public static func == (lhs: Step, rhs: Step) -> Bool {
+        lhs.action == rhs.action && lhs.coordinator == rhs.coordinator && lhs.child == rhs.child
+            && lhs.parent == rhs.parent && lhs.page == rhs.page
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(action)
+        hasher.combine(coordinator)
+        hasher.combine(child)
+        hasher.combine(parent)
+        hasher.combine(page)
+    }
+}

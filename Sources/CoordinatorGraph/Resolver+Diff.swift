@@ -1,0 +1,126 @@
+import DeepLink
+
+extension Resolver {
+    /// How many coordinators at the start of `path` are already visible, in order, on the device.
+    func visiblePrefix(of path: [Int], state: DeviceState) -> Int {
+        var k = 0
+        while k < path.count, k < state.path.count, state.path[k] == graph.coordinators[path[k]].name { k += 1 }
+        return k
+    }
+
+    /// Steps 2–3 of the grammar: dismisses the presented coordinators in the way, then enters `path[..<end]`
+    /// (selecting tabs, presenting, reusing or starting).
+    func navigate(_ path: [Int], upTo end: Int, walk: inout Walk) {
+        let k = visiblePrefix(of: path, state: walk.state)
+        if walk.trace != nil {
+            for i in 1..<max(1, min(k, end)) { walk.note("\(graph.coordinators[path[i]].name): visible, kept") }
+        }
+        dismissPresented(downTo: k, walk: &walk)
+        var i = max(k, 1)
+        while i < end {
+            enter(path[i], parent: path[i - 1], walk: &walk)
+            i += 1
+        }
+    }
+
+    /// Dismisses, top-most first, the presented coordinators of the visible path at index `index` or above.
+    func dismissPresented(downTo index: Int, walk: inout Walk) {
+        var i = walk.state.path.count - 1
+        while i >= index, i >= 0 {
+            if i < walk.state.path.count {
+                let name = walk.state.path[i]
+                if let kind = kind(of: name), kind.isPresented {
+                    walk.note("dismiss \(name): presented over the way to the page")
+                    walk.emit(Step(.dismiss, name), resolver: self)
+                }
+            }
+            i -= 1
+        }
+    }
+
+    /// Enters `child` under `parent`: `selectTab` when needed, then `present`, `activate` or `start`.
+    func enter(_ child: Int, parent: Int, walk: inout Walk) {
+        let childName = graph.coordinators[child].name
+        let parentName = graph.coordinators[parent].name
+        if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
+            let previous = walk.state.tabs[parentName]
+            walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
+            walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+        }
+        if kinds[child].isPresented {
+            walk.note("present \(childName) over \(parentName): it is a \(kinds[child])")
+            walk.emit(Step(.present, childName, parent: parentName), resolver: self)
+        } else if walk.state.isStarted(childName) {
+            walk.note("reuse \(childName): started, not visible")
+            walk.emit(Step(.activate, childName), resolver: self)
+        } else {
+            walk.note("start \(childName) in \(parentName): not started")
+            walk.emit(Step(.start, childName, parent: parentName), resolver: self)
+        }
+    }
+
+    /// Step 4 of the grammar: brings the owner's stack to just below `page` (the `display` that follows shows it).
+    /// The owner's root page goes beneath an empty stack only on a cold start.
+    func arrangeStack(of owner: Int, for page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk) {
+        let ownerName = graph.coordinators[owner].name
+        let stack = walk.state.stacks[ownerName] ?? []
+        if let j = stack.lastIndex(of: page) {
+            if j != stack.count - 1 {
+                walk.note("\(page) is already in the stack of \(ownerName): pop to it")
+                walk.emit(Step(.popTo, ownerName, page: page), resolver: self)
+            } else {
+                walk.note("\(page) is already the top of \(ownerName)")
+            }
+            return
+        }
+        let chain = backChain(of: page, definition: definition, walk: &walk)
+        if stack.isEmpty {
+            var bottom = Array(chain.reversed())
+            if coldStart, let rootDefinition = graph.coordinators[owner].pages.first, rootDefinition.id != page.id,
+                !chain.contains(where: { $0.id == rootDefinition.id })
+            {
+                if let root = graph.page(rootDefinition, argumentsFrom: page) {
+                    bottom.insert(root, at: 0)
+                } else {
+                    walk.note("root page \(rootDefinition.id) of \(ownerName) needs arguments \(page) lacks: omitted")
+                }
+            }
+            guard let first = bottom.first else { return }
+            walk.note(
+                "back stack of \(page) synthesized: " + bottom.map(\.description).joined(separator: " ← "))
+            walk.emit(Step(.setRoot, ownerName, page: first), resolver: self)
+            for below in bottom.dropFirst() { walk.emit(Step(.push, ownerName, page: below), resolver: self) }
+            return
+        }
+        if let nearest = chain.firstIndex(where: { stack.contains($0) }) {
+            let anchor = chain[nearest]
+            if stack.last != anchor {
+                walk.note("\(anchor) (back of \(page)) is in the stack of \(ownerName): pop to it")
+                walk.emit(Step(.popTo, ownerName, page: anchor), resolver: self)
+            }
+            for below in chain[..<nearest].reversed() {
+                walk.emit(Step(.push, ownerName, page: below), resolver: self)
+            }
+        } else if !chain.isEmpty {
+            walk.note("back pages of \(page) are not in the stack of \(ownerName): push them")
+            for below in chain.reversed() { walk.emit(Step(.push, ownerName, page: below), resolver: self) }
+        }
+    }
+
+    /// The pages beneath `page` by `back`, nearest first, arguments taken from `page` by label.
+    func backChain(of page: Page, definition: PageDefinition, walk: inout Walk) -> [Page] {
+        var chain: [Page] = []
+        var current = definition
+        while let backName = current.back {
+            let id = PageID(coordinator: page.id.coordinator, name: backName)
+            guard let below = graph.page(id), id != page.id, !chain.contains(where: { $0.id == id }) else { break }
+            guard let value = graph.page(below, argumentsFrom: page) else {
+                walk.note("back page \(id) needs arguments \(page) lacks: the back stack stops there")
+                break
+            }
+            chain.append(value)
+            current = below
+        }
+        return chain
+    }
+}

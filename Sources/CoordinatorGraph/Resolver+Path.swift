@@ -1,0 +1,75 @@
+extension Resolver {
+    /// The coordinators from the root to `coordinator` a page there would be routed through on a device in
+    /// `state` (`nil`: never seen), or `nil` when it is not declared or cannot be reached from the root.
+    ///
+    /// See ``Resolver`` for how a parent is chosen among several.
+    public func path(to coordinator: String, state: DeviceState?) -> [String]? {
+        guard let target = indexByName[coordinator] else { return nil }
+        var walk = Walk(state: state ?? .initial, explain: false)
+        return path(to: target, state: walk.state, walk: &walk)?.map { graph.coordinators[$0].name }
+    }
+
+    /// The path from the root to `target` as indices, choosing parents by (visible nearest the top, started,
+    /// shortest, declared first). Allocates only the path.
+    func path(to target: Int, state: DeviceState, walk: inout Walk) -> [Int]? {
+        guard depths[target] >= 0 else { return nil }
+        var reversed = [target]
+        reversed.reserveCapacity(depths[target] + 1)
+        var current = target
+        while current != rootIndex {
+            let parents = parentIndices[current]
+            var best = -1
+            var bestRank = (tier: Int.max, order: Int.max, position: Int.max)
+            for (position, parent) in parents.enumerated() where depths[parent] >= 0 && !reversed.contains(parent) {
+                let name = graph.coordinators[parent].name
+                let rank: (tier: Int, order: Int, position: Int)
+                if let visible = state.path.lastIndex(of: name) {
+                    rank = (0, -visible, position)
+                } else if state.isStarted(name) {
+                    rank = (1, depths[parent], position)
+                } else {
+                    rank = (2, depths[parent], position)
+                }
+                if rank < bestRank {
+                    best = parent
+                    bestRank = rank
+                }
+            }
+            guard best >= 0 else {
+                walk.note("parents of \(graph.coordinators[current].name) loop back: using the shortest path")
+                return shortestPath(to: target)
+            }
+            if parents.count > 1, walk.trace != nil {
+                let reason: String
+                switch bestRank.tier {
+                case 0: reason = "visible, nearest the top"
+                case 1: reason = "started"
+                default: reason = "shortest path, then declaration order"
+                }
+                let names = parents.map { graph.coordinators[$0].name }.joined(separator: ", ")
+                walk.note(
+                    "\(graph.coordinators[current].name) has parents \(names): chose \(graph.coordinators[best].name) (\(reason))")
+            }
+            reversed.append(best)
+            current = best
+        }
+        reversed.reverse()
+        return reversed
+    }
+
+    /// The shortest path (parents one level nearer the root, first declared), which cannot loop.
+    func shortestPath(to target: Int) -> [Int]? {
+        guard depths[target] >= 0 else { return nil }
+        var reversed = [target]
+        var current = target
+        while current != rootIndex {
+            guard let parent = parentIndices[current].first(where: { depths[$0] == depths[current] - 1 }) else {
+                return nil
+            }
+            reversed.append(parent)
+            current = parent
+        }
+        reversed.reverse()
+        return reversed
+    }
+}

@@ -1,0 +1,269 @@
+import DeepLink
+
+/// Turns a typed ``Page`` and a device's ``DeviceState`` into a ``Decision`` and the device's next state.
+///
+/// Pure: the time and the state are passed in, nothing is read or stored. Built once per ``Graph`` (it
+/// precomputes each coordinator's parents, kind and depth) and shared read-only.
+///
+/// ## Path
+///
+/// The decision's `path` runs from the root to the page's owner. Walking up from the owner, each coordinator's
+/// parent is chosen among ``Graph/parents(of:)`` by: visible on the device (the one nearest the top of its
+/// visible path first), then started, then the shortest path to the root, then declaration order. A device never
+/// seen has nothing visible or started, so a cold start takes the shortest path.
+///
+/// ## Steps (contract)
+///
+/// A decision's steps are, in this order:
+///
+/// 1. `activate app`: always first (the root is brought to the front).
+/// 2. `dismiss X`: each presented coordinator (`modal`, `flow`) of the visible path that lies above the point
+///    where the visible path leaves the target path, top-most first. Dismissing stops X and what is above it.
+/// 3. For each coordinator X of the path past the part already visible, P the one before it: `selectTab P
+///    child X` when P is a `tabs` coordinator whose selected tab is not X; then `present X parent P` when X is a
+///    modal or flow, else `activate X` when X is started (reused: a tab keeps its stack), else `start X parent P`.
+///    A coordinator already visible on the path gets no step.
+/// 4. The owner's page stack, when the page is not already its top:
+///    - the page (same arguments) is in the stack: `popTo` it;
+///    - the stack is empty (the owner was just started): `setRoot` its root page (the first declared page, unless
+///      that is the page itself or in its back chain), then `push` the page's `back` chain, farthest first;
+///    - otherwise `popTo` the nearest page of the back chain found in the stack (when it is not the top) and
+///      `push` the chain's pages above it; with none of them in the stack, `push` the whole chain.
+///
+///    Back-chain pages take the page's arguments by label, else their defaults; the chain stops before a page
+///    that would lack an argument or repeat.
+/// 5. `display owner page`: always last (it pushes the page unless it is the top already).
+///
+/// ## Gates
+///
+/// Conditions are checked along the path, root first, each coordinator's `requires` in declared order, then the
+/// page's own. At the first unmet one the decision is `gated`; its provider is the first coordinator in
+/// declaration order that `provides` it. The steps are:
+///
+/// 1. `activate app`;
+/// 2. when the provider is already presented above the point where the visible path leaves the target path:
+///    `dismiss` the presented coordinators above it and `activate` it;
+/// 3. otherwise, steps 2–3 above for the gate's parent context only (the path before the gated coordinator, or the
+///    whole path when the page itself is gated; no page steps), then `present provider parent Q` and, when the
+///    provider has pages, `display` its root page. Q is the current top; when the provider declares `parents`, Q
+///    is the visible coordinator nearest the top that is one of its parents (presented ones above Q are dismissed
+///    first), or, with none visible, the end of a path to the provider found as for pages (with its steps 2–3).
+///
+/// The page becomes the device's pending link, expiring ``Graph/pendingExpirySeconds`` after `now`; it replaces
+/// any older one. ``flowFinished(_:state:now:metadata:explain:)`` resumes it.
+///
+/// ## Pending links across decisions
+///
+/// A gated decision sets the pending link, a resumed one clears it, and any decision whose steps stop the pending
+/// link's gate (a `dismiss`) drops it.
+public struct Resolver: Sendable {
+    /// The graph resolved against.
+    public let graph: Graph
+
+    let rootIndex: Int
+    let indexByName: [String: Int]
+    let kinds: [CoordinatorKind]
+    /// ``Graph/parents(of:)`` as indices, per coordinator.
+    let parentIndices: [[Int]]
+    /// True when the coordinator declares `parents:` itself.
+    let declaresParents: [Bool]
+    /// Shortest distance from the root (root 0); -1 when unreachable.
+    let depths: [Int]
+    /// The first provider of each condition, in declaration order.
+    let firstProvider: [String: Int]
+
+    /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it).
+    public init(graph: Graph) {
+        self.graph = graph
+        let coordinators = graph.coordinators
+        var index: [String: Int] = [:]
+        for (i, c) in coordinators.enumerated() { index[c.name] = i }
+        indexByName = index
+        rootIndex = coordinators.firstIndex(where: { $0.kind == .app }) ?? 0
+        kinds = coordinators.map(\.kind)
+        declaresParents = coordinators.map { !$0.parents.isEmpty }
+        let parents = coordinators.map { c in graph.parents(of: c.name).compactMap { index[$0] } }
+        parentIndices = parents
+        var children = [[Int]](repeating: [], count: coordinators.count)
+        for (child, list) in parents.enumerated() {
+            for parent in list { children[parent].append(child) }
+        }
+        var depths = [Int](repeating: -1, count: coordinators.count)
+        if !coordinators.isEmpty {
+            depths[rootIndex] = 0
+            var queue = [rootIndex]
+            var head = 0
+            while head < queue.count {
+                let current = queue[head]
+                head += 1
+                for child in children[current] where depths[child] < 0 {
+                    depths[child] = depths[current] + 1
+                    queue.append(child)
+                }
+            }
+        }
+        self.depths = depths
+        var providers: [String: Int] = [:]
+        for (i, c) in coordinators.enumerated() {
+            for condition in c.provides where providers[condition] == nil { providers[condition] = i }
+        }
+        firstProvider = providers
+    }
+
+    /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
+    /// condition satisfied).
+    ///
+    /// - Parameters:
+    ///   - outcome: what to report when the page is not gated: `.routed`, `.fallback` (the caller routes the
+    ///     app's fallback page) or `.resumed`. Passing `.gated` is a programming error.
+    ///   - metadata: the decision's id, device and source.
+    ///   - explain: fill the decision's `trace` with why each choice was made.
+    /// - Returns: the decision and the device's next state (``apply(_:to:)`` of the decision to `state`).
+    /// - Throws: ``ResolveError`` when the page is not declared, its owner is unreachable from the root, or a
+    ///   required condition has no provider.
+    public func resolve(
+        _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome = .routed,
+        metadata: DecisionMetadata, explain: Bool = false
+    ) throws(ResolveError) -> Resolution {
+        precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
+        var walk = Walk(state: state ?? .initial, explain: explain)
+        if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
+        let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
+        return Resolution(decision: decision, state: walk.state)
+    }
+
+    /// Routes `page` on the walk's state, appending to its steps; the shared body of resolve and flowFinished.
+    func route(
+        _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
+    ) throws(ResolveError) -> Decision {
+        guard let definition = graph.page(page.id), let owner = indexByName[page.id.coordinator] else {
+            throw ResolveError(
+                code: .unknownPage, subject: page.id.description,
+                message: "page '\(page.id)' is not declared in the graph; check the coordinator and case names")
+        }
+        guard let path = self.path(to: owner, state: walk.state, walk: &walk) else {
+            throw ResolveError(
+                code: .unreachable, subject: page.id.coordinator,
+                message: "'\(page.id.coordinator)' cannot be reached from '\(graph.root.name)'; declare it as a child")
+        }
+        walk.note("path: " + path.map { graph.coordinators[$0].name }.joined(separator: " → "))
+        let coldStart = walk.state.path.isEmpty
+        activateRoot(walk: &walk)
+        var pending: Pending?
+        let reported: Decision.Outcome
+        if let gate = firstUnmetCondition(path: path, page: definition, state: walk.state, walk: &walk) {
+            let presented = try presentGate(
+                gate, path: path, page: page, definition: definition, coldStart: coldStart, walk: &walk)
+            let entry = Pending(
+                page: page, gate: graph.coordinators[presented.provider].name, condition: presented.condition,
+                expiresAt: now.adding(seconds: graph.pendingExpirySeconds))
+            if let older = walk.state.pending, older.page != page || older.gate != entry.gate {
+                walk.note("pending \(page) replaces pending \(older.page)")
+            }
+            walk.note("pending \(page) until \(entry.expiresAt) behind \(entry.gate)")
+            walk.state.pending = entry
+            pending = entry
+            reported = .gated
+        } else {
+            navigate(path, upTo: path.count, walk: &walk)
+            arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
+            walk.emit(Step(.display, graph.coordinators[owner].name, page: page), resolver: self)
+            if outcome == .resumed {
+                walk.state.pending = nil
+            } else {
+                dropPendingIfGateStopped(walk: &walk)
+            }
+            reported = outcome
+        }
+        return Decision(
+            id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
+            path: path.map { graph.coordinators[$0].name }, steps: walk.steps, pending: pending, trace: walk.trace,
+            createdAt: now)
+    }
+
+    /// Emits `activate app` unless the walk already starts with it.
+    func activateRoot(walk: inout Walk) {
+        let root = graph.coordinators[rootIndex].name
+        if let first = walk.steps.first, first.action == .activate, first.coordinator == root { return }
+        walk.emit(Step(.activate, root), resolver: self)
+    }
+
+    /// Drops the pending link when the walk's steps stopped its gate.
+    func dropPendingIfGateStopped(walk: inout Walk) {
+        if let pending = walk.state.pending, !walk.state.isStarted(pending.gate) {
+            walk.note("pending \(pending.page) dropped: its gate \(pending.gate) was dismissed")
+            walk.state.pending = nil
+        }
+    }
+
+    func kind(of name: String) -> CoordinatorKind? {
+        indexByName[name].map { kinds[$0] }
+    }
+}
+
+/// A decision and the device state its steps produce.
+public struct Resolution: Sendable, Hashable {
+    /// The decision.
+    public let decision: Decision
+    /// The device's state after the decision's steps: persist it before replying.
+    public let state: DeviceState
+}
+
+/// Why a page could not be resolved or a flow could not finish.
+public struct ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong.
+    public enum Code: String, Sendable, Hashable {
+        /// The page is not declared in the graph.
+        case unknownPage
+        /// The page's owner (or a gate's provider) cannot be reached from the root.
+        case unreachable
+        /// A required condition has no providing coordinator.
+        case noProvider
+        /// `flowFinished` named a coordinator the graph does not declare.
+        case unknownCoordinator
+        /// `flowFinished` named a coordinator that provides no condition.
+        case providesNothing
+        /// `flowFinished` named a coordinator that is not started on the device.
+        case notStarted
+    }
+
+    /// What was wrong.
+    public let code: Code
+    /// The page, coordinator or condition concerned.
+    public let subject: String
+    /// What happened and how to fix it.
+    public let message: String
+
+    /// An error from its parts.
+    public init(code: Code, subject: String, message: String) {
+        self.code = code
+        self.subject = subject
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// A resolution in progress: the state as the steps so far leave it, the steps, and the trace when explaining.
+struct Walk {
+    var state: DeviceState
+    var steps: [Step] = []
+    var trace: [String]?
+
+    init(state: DeviceState, explain: Bool) {
+        self.state = state
+        self.trace = explain ? [] : nil
+    }
+
+    /// Appends the step and applies it to the state.
+    mutating func emit(_ step: Step, resolver: Resolver) {
+        resolver.apply(step, to: &state)
+        steps.append(step)
+    }
+
+    /// Adds a trace line (built only when explaining).
+    mutating func note(_ line: @autoclosure () -> String) {
+        if trace != nil { trace?.append(line()) }
+    }
+}

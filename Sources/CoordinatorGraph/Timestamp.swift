@@ -1,0 +1,158 @@
+/// A point in time: milliseconds since 1970-01-01T00:00:00Z (UTC, leap seconds ignored).
+///
+/// The libraries never read a clock; the daemon passes the current time in. Written and read as
+/// RFC 3339 UTC with millisecond precision: `2024-05-01T12:34:56.789Z`.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z; negative before.
+    public var millisecondsSince1970: Int64
+
+    /// A timestamp from milliseconds since 1970.
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    /// The timestamp `seconds` later (earlier when negative).
+    public func adding(seconds: Int) -> Timestamp {
+        Timestamp(millisecondsSince1970: millisecondsSince1970 &+ Int64(seconds) &* 1000)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    /// The RFC 3339 UTC form with milliseconds, e.g. `2024-05-01T12:34:56.789Z`.
+    public var description: String { rfc3339 }
+
+    /// The RFC 3339 UTC form with milliseconds, e.g. `2024-05-01T12:34:56.789Z`.
+    ///
+    /// Years outside 0000–9999 are written with as many digits as they need (and a sign when negative).
+    public var rfc3339: String {
+        let ms = millisecondsSince1970
+        let days = floorDivide(ms, 86_400_000)
+        let msOfDay = ms - days * 86_400_000
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        if year < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(abs(year), width: 4, into: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, into: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(msOfDay / 3_600_000, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 60_000 % 60, width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 1000 % 60, width: 2, into: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(msOfDay % 1000, width: 3, into: &out)
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+    ///
+    /// `t`/`z` may be lower-case; a fraction finer than milliseconds is truncated; a leap second (`:60`) is
+    /// read as the next second. Returns `nil` for anything else, including out-of-range fields.
+    public init?(rfc3339 text: String) {
+        var utf8 = Array(text.utf8)[...]
+        func number(_ width: Int) -> Int64? {
+            guard utf8.count >= width else { return nil }
+            var n: Int64 = 0
+            for byte in utf8.prefix(width) {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                n = n * 10 + Int64(byte - 0x30)
+            }
+            utf8 = utf8.dropFirst(width)
+            return n
+        }
+        func expect(_ options: UInt8...) -> Bool {
+            guard let first = utf8.first, options.contains(first) else { return false }
+            utf8 = utf8.dropFirst()
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
+            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        var millis: Int64 = 0
+        if expect(UInt8(ascii: ".")) {
+            var digits = 0
+            while let byte = utf8.first, byte >= 0x30, byte <= 0x39 {
+                if digits < 3 { millis = millis * 10 + Int64(byte - 0x30) }
+                digits += 1
+                utf8 = utf8.dropFirst()
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { millis *= 10 }
+        }
+        var offsetMinutes: Int64 = 0
+        if expect(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
+            offsetMinutes = 0
+        } else if let sign = utf8.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            utf8 = utf8.dropFirst()
+            guard let oh = number(2), expect(UInt8(ascii: ":")), let om = number(2), oh <= 23, om <= 59 else {
+                return nil
+            }
+            offsetMinutes = (oh * 60 + om) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        guard utf8.isEmpty else { return nil }
+        let days = Timestamp.days(fromCivil: year, month, day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        self.init(millisecondsSince1970: seconds * 1000 + millis)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (`civil_from_days`).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
+
+private func appendDigits(_ value: Int64, width: Int, into out: inout [UInt8]) {
+    var digits: [UInt8] = []
+    var v = value
+    repeat {
+        digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+        v /= 10
+    } while v > 0
+    for _ in digits.count..<max(width, digits.count) { out.append(UInt8(ascii: "0")) }
+    out.append(contentsOf: digits.reversed())
+}

@@ -1,0 +1,308 @@
+/// A link pattern such as `/catalog/{slug}?page={page}&sort={sort}`.
+///
+/// A pattern is a path of segments — literal text, `{name}` parameters, and an optional trailing `{rest...}`
+/// catch-all that binds one or more remaining segments joined by `/` — followed by optional `?key={name}` query
+/// bindings, which match in any order. Names are bound to the labels of the page's ``CaseDeclaration``; see
+/// ``check(against:)`` for the rules.
+public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
+    /// One path segment of a pattern.
+    public enum Segment: Sendable, Hashable, CustomStringConvertible {
+        /// Literal text that must equal the link's (percent-decoded) segment.
+        case literal(String)
+        /// `{name}`: binds exactly one segment.
+        case parameter(String)
+        /// `{name...}`: binds one or more remaining segments joined by `/`; only last.
+        case catchAll(String)
+
+        /// The segment as written in a pattern (literals unescaped).
+        public var description: String {
+            switch self {
+            case .literal(let s): return s
+            case .parameter(let n): return "{\(n)}"
+            case .catchAll(let n): return "{\(n)...}"
+            }
+        }
+    }
+
+    /// One `key={name}` query binding.
+    public struct QueryBinding: Sendable, Hashable {
+        /// The query key in the link.
+        public let key: String
+        /// The bound name (a label of the case).
+        public let name: String
+    }
+
+    /// The parsed parts behind one reference, so that copying a pattern (into every ``LinkMatch``) is cheap.
+    final class Storage: Sendable {
+        let text: String
+        let segments: [Segment]
+        let query: [QueryBinding]
+        let nameOffsets: [String: Int]
+
+        init(text: String, segments: [Segment], query: [QueryBinding], nameOffsets: [String: Int]) {
+            self.text = text
+            self.segments = segments
+            self.query = query
+            self.nameOffsets = nameOffsets
+        }
+    }
+
+    let storage: Storage
+
+    /// The pattern as written.
+    public var text: String { storage.text }
+    /// The path segments in order (empty for `/`).
+    public var segments: [Segment] { storage.segments }
+    /// The query bindings in written order.
+    public var query: [QueryBinding] { storage.query }
+    /// Character offset of each bound name in `text`, for error messages.
+    var nameOffsets: [String: Int] { storage.nameOffsets }
+
+    /// Patterns are equal when written the same: the text decides everything else.
+    public static func == (lhs: LinkPattern, rhs: LinkPattern) -> Bool {
+        lhs.storage === rhs.storage || lhs.text == rhs.text
+    }
+
+    /// Hashes the text.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+    }
+
+    /// Parses a pattern; the error names the character offset and what was expected.
+    public static func parse(_ text: String) throws(PatternError) -> LinkPattern {
+        var parser = PatternParser(text: text)
+        return try parser.parse()
+    }
+
+    /// Names bound by path segments (including a catch-all), in order.
+    public var pathParameterNames: [String] {
+        segments.compactMap {
+            switch $0 {
+            case .literal: return nil
+            case .parameter(let n), .catchAll(let n): return n
+            }
+        }
+    }
+
+    /// Names bound by query keys, in written order.
+    public var queryParameterNames: [String] { query.map(\.name) }
+
+    /// Every bound name: path first, then query.
+    public var parameterNames: [String] { pathParameterNames + queryParameterNames }
+
+    /// The catch-all's name, when the pattern ends in `{name...}`.
+    public var catchAllName: String? {
+        if case .catchAll(let n) = segments.last { return n }
+        return nil
+    }
+
+    /// The pattern as written.
+    public var description: String { text }
+
+    /// Checks that the pattern's names fit a case's labels; returns every problem (empty when it fits).
+    ///
+    /// The rules: every bound name must be a label of the case; a catch-all must bind a `String` label; every label
+    /// without a default must be bound by the path or the query. A label with a default may be bound by the query
+    /// (the default fills in when the key is absent) or by the path (the path always supplies it, so the default
+    /// only serves the case's other patterns) or not at all (the page always gets the default from this pattern).
+    public func check(against declaration: CaseDeclaration) -> [PatternError] {
+        var problems: [PatternError] = []
+        let labels = declaration.parameters.map(\.label).joined(separator: ", ")
+        for name in parameterNames {
+            let offset = nameOffsets[name] ?? 0
+            guard let parameter = declaration.parameter(name) else {
+                let known = labels.isEmpty ? "it has no parameters" : "its labels are \(labels)"
+                problems.append(
+                    PatternError(
+                        code: .unknownLabel, text: text, offset: offset,
+                        reason: "'{\(name)}' is not a parameter of '\(declaration)'; \(known)"))
+                continue
+            }
+            if name == catchAllName, parameter.type != .string {
+                problems.append(
+                    PatternError(
+                        code: .typeMismatch, text: text, offset: offset,
+                        reason: "catch-all '{\(name)...}' binds text with '/', so '\(name)' must be a String, "
+                            + "not \(parameter.type)"))
+            }
+        }
+        let bound = Set(parameterNames)
+        for parameter in declaration.parameters where parameter.defaultValue == nil && !bound.contains(parameter.label) {
+            let name = parameter.label
+            problems.append(
+                PatternError(
+                    code: .unboundLabel, text: text, offset: text.count,
+                    reason: "'\(name)' of '\(declaration)' has no default, so the pattern must bind it: "
+                        + "add '{\(name)}' to the path or '?\(name)={\(name)}' to the query"))
+        }
+        return problems
+    }
+}
+
+/// A pattern that does not parse, or whose names do not fit its case.
+public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem.
+    public enum Code: String, Sendable, Hashable {
+        /// The pattern does not start with `/`.
+        case missingLeadingSlash
+        /// `//` inside the path.
+        case emptySegment
+        /// Literal text and a parameter in one segment (`/item-{id}`), or a stray brace.
+        case mixedSegment
+        /// A parameter name that is empty or not an identifier.
+        case invalidName
+        /// The same name bound twice.
+        case duplicateName
+        /// `{name...}` before the last segment, or in the query.
+        case catchAllNotLast
+        /// A query part that is not `key={name}`, or a key given twice.
+        case invalidQuery
+        /// A character a pattern cannot hold (space, control character, `#`) or a bad `%` escape.
+        case invalidCharacter
+        /// A bound name that is not a label of the case.
+        case unknownLabel
+        /// A label without a default that the pattern does not bind.
+        case unboundLabel
+        /// A label whose type cannot be bound this way (a catch-all on a non-String label).
+        case typeMismatch
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// The pattern as written.
+    public let text: String
+    /// Character offset of the problem in `text` (0-based).
+    public let offset: Int
+    /// What was wrong and what was expected.
+    public let reason: String
+
+    /// `invalid pattern 'text' at offset N: reason`.
+    public var description: String { "invalid pattern '\(text)' at offset \(offset): \(reason)" }
+}
+
+struct PatternParser {
+    let text: String
+    let chars: [Character]
+    var nameOffsets: [String: Int] = [:]
+
+    init(text: String) {
+        self.text = text
+        self.chars = Array(text)
+    }
+
+    func error(_ code: PatternError.Code, at offset: Int, _ reason: String) -> PatternError {
+        PatternError(code: code, text: text, offset: offset, reason: reason)
+    }
+
+    mutating func parse() throws(PatternError) -> LinkPattern {
+        guard chars.first == "/" else {
+            throw error(.missingLeadingSlash, at: 0, "a pattern starts with '/', e.g. '/offers/{id}'")
+        }
+        let queryStart = chars.firstIndex(of: "?") ?? chars.count
+        for (i, c) in chars.enumerated() {
+            if c == "#" { throw error(.invalidCharacter, at: i, "a pattern cannot hold a fragment ('#')") }
+            if c == " " || c.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                throw error(.invalidCharacter, at: i, "a pattern cannot hold spaces or control characters; use %20")
+            }
+        }
+        var segments: [LinkPattern.Segment] = []
+        var start = 1
+        while start < queryStart {
+            var end = start
+            while end < queryStart, chars[end] != "/" { end += 1 }
+            if end == start {
+                throw error(.emptySegment, at: start, "empty path segment; remove the extra '/'")
+            }
+            if case .catchAll(let name) = segments.last {
+                throw error(
+                    .catchAllNotLast, at: start - 1, "catch-all '{\(name)...}' must be the last path segment")
+            }
+            segments.append(try parseSegment(start, end))
+            start = end + 1
+            if end == queryStart - 1 { break }
+        }
+        var query: [LinkPattern.QueryBinding] = []
+        if queryStart < chars.count {
+            var start = queryStart + 1
+            while true {
+                var end = start
+                while end < chars.count, chars[end] != "&" { end += 1 }
+                let binding = try parseQueryBinding(start, end)
+                if query.contains(where: { $0.key == binding.key }) {
+                    throw error(.invalidQuery, at: start, "query key '\(binding.key)' is given twice")
+                }
+                query.append(binding)
+                if end == chars.count { break }
+                start = end + 1
+            }
+        }
+        return LinkPattern(
+            storage: LinkPattern.Storage(text: text, segments: segments, query: query, nameOffsets: nameOffsets))
+    }
+
+    mutating func parseSegment(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
+        let part = chars[start..<end]
+        let hasBrace = part.contains("{") || part.contains("}")
+        guard hasBrace else { return .literal(try decodeLiteral(start, end)) }
+        guard part.first == "{", part.last == "}", part.count >= 2,
+            part.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" })
+        else {
+            throw error(
+                .mixedSegment, at: start,
+                "a segment is either literal text or one '{name}' parameter, not '\(String(part))'")
+        }
+        var name = String(part.dropFirst().dropLast())
+        var isCatchAll = false
+        if name.hasSuffix("...") {
+            name.removeLast(3)
+            isCatchAll = true
+        }
+        try bind(name, at: start + 1)
+        return isCatchAll ? .catchAll(name) : .parameter(name)
+    }
+
+    mutating func bind(_ name: String, at offset: Int) throws(PatternError) {
+        guard !name.isEmpty else { throw error(.invalidName, at: offset, "empty parameter name; write '{name}'") }
+        guard isIdentifier(name) else {
+            throw error(.invalidName, at: offset, "'\(name)' is not a valid parameter name; use a case label")
+        }
+        if nameOffsets[name] != nil {
+            throw error(.duplicateName, at: offset, "'\(name)' is bound twice; bind each label once")
+        }
+        nameOffsets[name] = offset
+    }
+
+    mutating func parseQueryBinding(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.QueryBinding {
+        let part = chars[start..<end]
+        guard let eq = part.firstIndex(of: "="), eq > start else {
+            throw error(.invalidQuery, at: start, "expected 'key={name}' in the query")
+        }
+        let key = try decodeLiteral(start, eq)
+        if key.contains("{") || key.contains("}") {
+            throw error(.invalidQuery, at: start, "a query key is literal text; write 'key={name}'")
+        }
+        let value = chars[(eq + 1)..<end]
+        guard value.first == "{", value.last == "}", value.count >= 2 else {
+            throw error(.invalidQuery, at: eq + 1, "a query value must be one '{name}' parameter")
+        }
+        let name = String(value.dropFirst().dropLast())
+        if name.hasSuffix("...") {
+            throw error(.catchAllNotLast, at: eq + 2, "a catch-all '{\(name)}' belongs at the end of the path")
+        }
+        if name.contains("{") || name.contains("}") {
+            throw error(.invalidQuery, at: eq + 1, "a query value must be one '{name}' parameter")
+        }
+        try bind(name, at: eq + 2)
+        return LinkPattern.QueryBinding(key: key, name: name)
+    }
+
+    /// Literal text with `%XX` escapes decoded.
+    func decodeLiteral(_ start: Int, _ end: Int) throws(PatternError) -> String {
+        let part = String(chars[start..<end])
+        guard part.contains("%") else { return part }
+        guard let decoded = percentDecode(Array(part.utf8)[...], plusIsSpace: false) else {
+            throw error(.invalidCharacter, at: start, "invalid '%' escape in '\(part)'; write '%' as %25")
+        }
+        return decoded
+    }
+}

@@ -1,0 +1,104 @@
+/// Which link schemes and hosts are accepted.
+///
+/// Custom schemes (`shop`) carry the path right after the colon: `shop://offers/SUMMER`, `shop:///offers/SUMMER`
+/// and `shop:/offers/SUMMER` all mean `/offers/SUMMER`. Universal links are `https://HOST/path` for a host in
+/// ``hosts``: compared case-insensitively, a port ignored, `*.example.com` matching any subdomain of
+/// `example.com` but not `example.com` itself. `http` links are never accepted.
+public struct LinkPolicy: Sendable, Hashable {
+    /// Custom schemes (`shop`), lower-cased.
+    public let schemes: [String]
+    /// Universal-link hosts (https only), lower-cased; `*.example.com` matches any subdomain.
+    public let hosts: [String]
+    /// The longest link accepted, in UTF-8 bytes.
+    public let maximumLength: Int
+
+    let schemeBytes: [[UInt8]]
+    let exactHosts: [[UInt8]]
+    /// The index in ``hosts`` of each of `exactHosts`.
+    let exactHostIndices: [Int]
+    /// `.example.com` for each `*.example.com`.
+    let wildcardSuffixes: [[UInt8]]
+
+    /// The default bound on a link's length: 4096 bytes.
+    public static let defaultMaximumLength = 4096
+
+    /// A policy from its allow-lists; schemes and hosts are compared case-insensitively.
+    public init(schemes: [String], hosts: [String], maximumLength: Int = LinkPolicy.defaultMaximumLength) {
+        self.schemes = schemes.map { $0.lowercased() }
+        self.hosts = hosts.map { $0.lowercased() }
+        self.maximumLength = maximumLength
+        self.schemeBytes = self.schemes.map { Array($0.utf8) }
+        var exact: [[UInt8]] = []
+        var indices: [Int] = []
+        var wildcard: [[UInt8]] = []
+        for (index, host) in self.hosts.enumerated() {
+            if host.hasPrefix("*.") {
+                wildcard.append(Array(host.utf8.dropFirst()))
+            } else {
+                exact.append(Array(host.utf8))
+                indices.append(index)
+            }
+        }
+        self.exactHosts = exact
+        self.exactHostIndices = indices
+        self.wildcardSuffixes = wildcard
+    }
+
+    /// True when `scheme` is one of ``schemes`` (case-insensitive).
+    public func allowsScheme(_ scheme: String) -> Bool {
+        var s = scheme
+        return s.withUTF8 { allowsScheme($0[...]) }
+    }
+
+    /// True when `host` (without a port) is allowed for universal links (case-insensitive, one trailing dot ignored).
+    public func allowsHost(_ host: String) -> Bool {
+        var s = host
+        return s.withUTF8 { allowsHost($0[...]) }
+    }
+
+    /// The first host that is not a wildcard: the host of canonical universal links.
+    public var canonicalHost: String? { hosts.first(where: { !$0.hasPrefix("*.") }) }
+
+    func allowsScheme(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        schemeIndex(scheme) != nil
+    }
+
+    /// The index in ``schemes`` of `scheme` (case-insensitive).
+    func schemeIndex(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        schemeBytes.firstIndex { asciiCaseInsensitiveEquals(scheme, $0) }
+    }
+
+    func allowsHost(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        hostMatch(host) != nil
+    }
+
+    /// The index in ``hosts`` of the exact host `host` equals, -1 when only a wildcard allows it, `nil` when not
+    /// allowed.
+    func hostMatch(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var host = host
+        if host.last == UInt8(ascii: ".") { host = host.dropLast() }
+        guard !host.isEmpty else { return nil }
+        if let exact = exactHosts.firstIndex(where: { asciiCaseInsensitiveEquals(host, $0) }) {
+            return exactHostIndices[exact]
+        }
+        for suffix in wildcardSuffixes where host.count > suffix.count {
+            let tail = host[(host.endIndex - suffix.count)...]
+            // A subdomain needs a label before the suffix: "a.example.com", never ".example.com".
+            if asciiCaseInsensitiveEquals(tail, suffix), host.first != UInt8(ascii: ".") { return -1 }
+        }
+        return nil
+    }
+}
+
+/// Compares bytes with ASCII letters folded to lower case; `lower` must already be lower-case.
+@inline(__always)
+func asciiCaseInsensitiveEquals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lower: [UInt8]) -> Bool {
+    guard bytes.count == lower.count else { return false }
+    var j = 0
+    for b in bytes {
+        let folded = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+        if folded != lower[j] { return false }
+        j += 1
+    }
+    return true
+}

@@ -1,0 +1,417 @@
+/// A byte range `start..<end` in a scanned link's buffers.
+struct Span {
+    var start: Int32
+    var end: Int32
+
+    @inline(__always) var count: Int { Int(end &- start) }
+}
+
+/// One query item: decoded key and value spans.
+struct QuerySpan {
+    var key: Span
+    var value: Span
+}
+
+/// A link scanned into byte spans, valid only inside ``LinkScanner/withScannedLink(_:policy:_:)``.
+///
+/// `decoded` holds the percent-decoded path with one `/` between non-empty segments, then each query key and value
+/// (with `+` as space). Nothing is allocated for a link without escapes.
+struct LinkView {
+    let origin: Link.Origin
+    let decoded: UnsafeBufferPointer<UInt8>
+    let segments: UnsafeBufferPointer<Span>
+    let query: UnsafeBufferPointer<QuerySpan>
+
+    @inline(__always)
+    func bytes(_ span: Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: decoded[Int(span.start)..<Int(span.end)])
+    }
+
+    func text(_ span: Span) -> String { String(decoding: bytes(span), as: UTF8.self) }
+
+    /// The segments from `depth` to the end joined by `/`.
+    func rest(from depth: Int) -> Span { Span(start: segments[depth].start, end: segments[segments.count - 1].end) }
+
+    /// The first query item whose key equals `key`.
+    func queryValue(_ key: UnsafeBufferPointer<UInt8>) -> Span? {
+        for item in query where bytesEqual(bytes(item.key), key) { return item.value }
+        return nil
+    }
+
+    /// The link as a ``Link`` value with strings.
+    var link: Link {
+        Link(
+            origin: origin, segments: segments.map(text),
+            query: query.map { Link.QueryItem(key: text($0.key), value: text($0.value)) })
+    }
+}
+
+@inline(__always)
+func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+    var i = 0
+    while i + 8 <= a.count {
+        let x = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self)
+        let y = UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self)
+        if x != y { return false }
+        i += 8
+    }
+    while i < a.count {
+        if pa[i] != pb[i] { return false }
+        i += 1
+    }
+    return true
+}
+
+/// The byte-level link scanner: checks the scheme and host, then splits and decodes path and query.
+enum LinkScanner {
+    static let slash = UInt8(ascii: "/")
+    static let question = UInt8(ascii: "?")
+    static let hash = UInt8(ascii: "#")
+    static let colon = UInt8(ascii: ":")
+    static let percent = UInt8(ascii: "%")
+    static let plus = UInt8(ascii: "+")
+    static let ampersand = UInt8(ascii: "&")
+    static let equals = UInt8(ascii: "=")
+    static let https: [UInt8] = Array("https".utf8)
+    static let http: [UInt8] = Array("http".utf8)
+
+    static func malformed(_ reason: String) -> LinkError { LinkError(code: .malformed, reason: reason) }
+
+    static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Scans `text` and calls `body` with its view; the view's buffers live only during the call.
+    static func withScannedLink<R>(
+        _ text: String, policy: LinkPolicy, _ body: (LinkView) -> R
+    ) -> Result<R, LinkError> {
+        var text = text
+        return text.withUTF8 { bytes in withScannedLink(bytes, policy: policy, body) }
+    }
+
+    static func withScannedLink<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy, _ body: (LinkView) -> R
+    ) -> Result<R, LinkError> {
+        let origin: Link.Origin
+        let pathStart: Int
+        let queryStart: Int
+        let end: Int
+        do {
+            (origin, pathStart, queryStart, end) = try scanHead(bytes, policy: policy)
+        } catch {
+            return .failure(error)
+        }
+        let pathLength = queryStart - pathStart
+        let queryLength = end - queryStart
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, end - pathStart)) { decoded in
+            withUnsafeTemporaryAllocation(of: Span.self, capacity: pathLength / 2 + 1) { segments in
+                withUnsafeTemporaryAllocation(of: QuerySpan.self, capacity: queryLength / 2 + 1) { items in
+                    var n = 0
+                    let segmentCount: Int
+                    let itemCount: Int
+                    do throws(LinkError) {
+                        segmentCount = try splitPath(bytes, pathStart, queryStart, into: decoded, &n, segments)
+                        itemCount =
+                            queryLength > 1 ? try splitQuery(bytes, queryStart + 1, end, into: decoded, &n, items) : 0
+                    } catch {
+                        return .failure(error)
+                    }
+                    let view = LinkView(
+                        origin: origin, decoded: UnsafeBufferPointer(decoded),
+                        segments: UnsafeBufferPointer(rebasing: segments[0..<segmentCount]),
+                        query: UnsafeBufferPointer(rebasing: items[0..<itemCount]))
+                    return .success(body(view))
+                }
+            }
+        }
+    }
+
+    /// Checks length, control characters, scheme and host; returns the origin, where the path starts, where the
+    /// query starts (its `?`, or the end), and the end (before any fragment).
+    static func scanHead(
+        _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy
+    ) throws(LinkError) -> (Link.Origin, Int, Int, Int) {
+        guard !bytes.isEmpty else { throw malformed("the link is empty") }
+        guard bytes.count <= policy.maximumLength else {
+            throw malformed("the link is \(bytes.count) bytes long; the limit is \(policy.maximumLength)")
+        }
+        var end = bytes.count
+        var queryStart = -1
+        var i = 0
+        let base = bytes.baseAddress!
+        scan: while i < bytes.count {
+            // Eight bytes at a time while none is special (control, DEL, '?', '#').
+            while i + 8 <= bytes.count, !mayHaveSpecialByte(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+            }
+            let chunkEnd = min(i + 8, bytes.count)
+            while i < chunkEnd {
+                let b = base[i]
+                if b < 0x20 || b == 0x7F {
+                    throw malformed("control character 0x\(String(b, radix: 16)) at byte \(i); percent-encode it")
+                }
+                if b == question, queryStart < 0 { queryStart = i }
+                if b == hash {
+                    end = i
+                    break scan
+                }
+                i += 1
+            }
+        }
+        if queryStart < 0 { queryStart = end }
+        if bytes[0] == slash { return (.path, 0, queryStart, end) }
+        guard let schemeEnd = schemeEnd(bytes, queryStart) else {
+            throw malformed("expected a scheme such as 'https:' or a path starting with '/' in '\(text(bytes[0..<end]))'")
+        }
+        let scheme = bytes[0..<schemeEnd]
+        if asciiCaseInsensitiveEquals(scheme, https) {
+            let (host, pathStart) = try scanAuthority(bytes, from: schemeEnd + 1, to: queryStart, policy: policy)
+            return (.host(host), pathStart, queryStart, end)
+        }
+        if let index = policy.schemeIndex(scheme) {
+            // The authority of `shop://offers/SUMMER` is the first path segment: empty segments are skipped anyway.
+            return (.scheme(policy.schemes[index]), schemeEnd + 1, queryStart, end)
+        }
+        if asciiCaseInsensitiveEquals(scheme, http) {
+            throw LinkError(
+                code: .schemeNotAllowed, reason: "'http:' links are not accepted; universal links use 'https:'")
+        }
+        let allowed = (policy.schemes + ["https"]).map { "'\($0):'" }.joined(separator: ", ")
+        throw LinkError(
+            code: .schemeNotAllowed, reason: "scheme '\(text(scheme)):' is not allowed; expected \(allowed)")
+    }
+
+    /// The index of the `:` ending a scheme (`ALPHA *(ALPHA / DIGIT / + / - / .)`), if the link starts with one.
+    static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int? {
+        var i = 0
+        while i < end {
+            switch bytes[i] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                break
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if i == 0 { return nil }
+            case colon:
+                return i == 0 ? nil : i
+            default:
+                return nil
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Checks `//host[:port]` of a universal link; returns the lower-cased host and where the path starts.
+    static func scanAuthority(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, policy: LinkPolicy
+    ) throws(LinkError) -> (String, Int) {
+        guard start + 1 < end, bytes[start] == slash, bytes[start + 1] == slash else {
+            throw malformed("an https link needs '//' and a host after 'https:'")
+        }
+        let hostStart = start + 2
+        var authorityEnd = hostStart
+        while authorityEnd < end, bytes[authorityEnd] != slash { authorityEnd += 1 }
+        let authority = bytes[hostStart..<authorityEnd]
+        if authority.contains(UInt8(ascii: "@")) {
+            throw malformed("user information in '\(text(authority))' is not allowed; remove the part up to '@'")
+        }
+        guard !authority.isEmpty else { throw malformed("the https link has no host") }
+        if authority.first == UInt8(ascii: "[") {
+            throw LinkError(
+                code: .hostNotAllowed, reason: "IP address hosts such as '\(text(authority))' are not allowed")
+        }
+        var hostEnd = authorityEnd
+        if let portColon = authority.firstIndex(of: colon) {
+            let port = bytes[(portColon + 1)..<authorityEnd]
+            guard port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw malformed("invalid port '\(text(port))' in '\(text(authority))'")
+            }
+            hostEnd = portColon
+        }
+        let host = bytes[hostStart..<hostEnd]
+        guard let match = policy.hostMatch(host) else {
+            let allowed =
+                policy.hosts.isEmpty ? "no hosts are configured" : "allowed: " + policy.hosts.joined(separator: ", ")
+            throw LinkError(code: .hostNotAllowed, reason: "host '\(text(host))' is not allowed; \(allowed)")
+        }
+        if match >= 0 { return (policy.hosts[match], authorityEnd) }
+        var name = text(host).lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return (name, authorityEnd)
+    }
+
+    /// Splits `start..<end` at `/`, skipping empty segments, decoding each into `out` (with one `/` between).
+    static func splitPath(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into out: UnsafeMutableBufferPointer<UInt8>,
+        _ n: inout Int, _ segments: UnsafeMutableBufferPointer<Span>
+    ) throws(LinkError) -> Int {
+        var count = 0
+        var i = start
+        let base = bytes.baseAddress!
+        while i < end {
+            if base[i] == slash {
+                i += 1
+                continue
+            }
+            let segmentStart = i
+            i = firstSlash(base, i, end)
+            if count > 0 {
+                out[n] = slash
+                n += 1
+            }
+            let decodedStart = n
+            try decode(bytes, segmentStart, i, plusIsSpace: false, into: out, &n, what: "path segment")
+            segments[count] = Span(start: Int32(decodedStart), end: Int32(n))
+            count += 1
+        }
+        return count
+    }
+
+    /// Splits `start..<end` at `&` into items, each at its first `=`, decoding keys and values into `out`.
+    static func splitQuery(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into out: UnsafeMutableBufferPointer<UInt8>,
+        _ n: inout Int, _ items: UnsafeMutableBufferPointer<QuerySpan>
+    ) throws(LinkError) -> Int {
+        var count = 0
+        var i = start
+        while i < end {
+            let itemStart = i
+            var separator = -1
+            while i < end, bytes[i] != ampersand {
+                if bytes[i] == equals, separator < 0 { separator = i }
+                i += 1
+            }
+            let itemEnd = i
+            i += 1
+            guard itemEnd > itemStart else { continue }
+            let keyEnd = separator < 0 ? itemEnd : separator
+            let keyStart = n
+            try decode(bytes, itemStart, keyEnd, plusIsSpace: true, into: out, &n, what: "query key")
+            let valueStart = n
+            if separator >= 0 {
+                try decode(bytes, separator + 1, itemEnd, plusIsSpace: true, into: out, &n, what: "query value")
+            }
+            items[count] = QuerySpan(
+                key: Span(start: Int32(keyStart), end: Int32(valueStart)),
+                value: Span(start: Int32(valueStart), end: Int32(n)))
+            count += 1
+        }
+        return count
+    }
+
+    /// Copies `start..<end` into `out` at `n`, decoding `%XX` (and `+` when asked); decoded text must be UTF-8
+    /// without control characters.
+    @inline(__always)
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, plusIsSpace: Bool,
+        into out: UnsafeMutableBufferPointer<UInt8>, _ n: inout Int, what: StaticString
+    ) throws(LinkError) {
+        let source = bytes.baseAddress!
+        let target = out.baseAddress!
+        var plain = true
+        var k = start
+        while k < end {
+            let b = source[k]
+            if b == percent || (plusIsSpace && b == plus) {
+                plain = false
+                break
+            }
+            k += 1
+        }
+        if plain {
+            (target + n).update(from: source + start, count: end - start)
+            n += end - start
+            return
+        }
+        let first = n
+        var i = start
+        while i < end {
+            let b = source[i]
+            if b == percent {
+                guard i + 2 < end, let hi = hexValue(source[i + 1]), let lo = hexValue(source[i + 2]) else {
+                    throw malformed("invalid percent escape in \(what) '\(text(bytes[start..<end]))'; write '%' as %25")
+                }
+                target[n] = hi << 4 | lo
+                i += 3
+            } else {
+                target[n] = plusIsSpace && b == plus ? UInt8(ascii: " ") : b
+                i += 1
+            }
+            n += 1
+        }
+        let decoded = UnsafeBufferPointer(rebasing: out[first..<n])
+        if decoded.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw malformed("\(what) '\(text(bytes[start..<end]))' decodes to a control character")
+        }
+        guard isValidUTF8(decoded) else {
+            throw malformed("\(what) '\(text(bytes[start..<end]))' does not decode to valid UTF-8")
+        }
+    }
+}
+
+/// The index of the first `/` in `base[start..<end]`, or `end`; eight bytes at a time.
+@inline(__always)
+func firstSlash(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    var i = start
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while i + 8 <= end {
+        let y = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x2F)
+        let found = (y &- ones) & ~y & 0x8080_8080_8080_8080
+        if found != 0 { return i + (found.trailingZeroBitCount >> 3) }
+        i += 8
+    }
+    while i < end, base[i] != UInt8(ascii: "/") { i += 1 }
+    return i
+}
+
+/// True when one of the eight bytes may be a control character, DEL, `?` or `#` (never false when one is).
+@inline(__always)
+func mayHaveSpecialByte(_ x: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasByte(_ c: UInt64) -> UInt64 {
+        let y = x ^ (ones &* c)
+        return (y &- ones) & ~y & highs
+    }
+    let below20 = (x &- ones &* 0x20) & ~x & highs
+    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23)) != 0
+}
+
+/// True when `bytes` are well-formed UTF-8 (no overlongs, surrogates, or code points past U+10FFFF).
+func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = bytes.count
+    while i < n {
+        let b0 = bytes[i]
+        if b0 < 0x80 {
+            i += 1
+            continue
+        }
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default: return false
+        }
+        guard i + length <= n else { return false }
+        let b1 = bytes[i + 1]
+        guard b1 >= low, b1 <= high else { return false }
+        for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return false }
+        i += length
+    }
+    return true
+}

@@ -1,0 +1,63 @@
+extension Matcher {
+    /// The canonical link of a page, or `nil` when no pattern of the page can carry its arguments.
+    ///
+    /// The link uses the page's first pattern that round-trips: `shop://offers/SUMMER` with the first custom scheme,
+    /// else `https://<first non-wildcard host>/offers/SUMMER`, else the bare path. Query items are left out when
+    /// equal to the default. A later pattern is used when the first cannot carry a value (an empty string in a path
+    /// segment, an empty part in a catch-all) or when the link it gives would open a different page (a literal
+    /// route takes precedence). Missing arguments take their defaults.
+    public func link(for page: Page) -> String? {
+        guard let indices = table.routesByPage[page.id], let first = indices.first else { return nil }
+        guard let page = normalize(page, routes[first].declaration) else { return nil }
+        for index in indices {
+            guard let path = pathAndQuery(for: page, routes[index]) else { continue }
+            let link: String
+            if let scheme = policy.schemes.first {
+                link = scheme + "://" + path.dropFirst()
+            } else if let host = policy.canonicalHost {
+                link = "https://" + host + path
+            } else {
+                link = path
+            }
+            if self.match(link).page == page { return link }
+        }
+        return nil
+    }
+
+    /// The page with arguments in declaration order, defaults filled in; `nil` when a label has no value.
+    func normalize(_ page: Page, _ declaration: CaseDeclaration) -> Page? {
+        var arguments: [Page.Argument] = []
+        for parameter in declaration.parameters {
+            guard let value = page[parameter.label] ?? parameter.defaultValue else { return nil }
+            arguments.append(Page.Argument(label: parameter.label, value: value))
+        }
+        return Page(id: page.id, arguments: arguments)
+    }
+
+    func pathAndQuery(for page: Page, _ route: Route) -> String? {
+        var path = ""
+        for segment in route.pattern.segments {
+            switch segment {
+            case .literal(let text):
+                path += "/" + percentEncode(text, for: .segment)
+            case .parameter(let name):
+                guard let text = page[name]?.linkText, !text.isEmpty else { return nil }
+                path += "/" + percentEncode(text, for: .segment)
+            case .catchAll(let name):
+                guard let text = page[name]?.linkText else { return nil }
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                guard !parts.contains(where: \.isEmpty) else { return nil }
+                for part in parts { path += "/" + percentEncode(String(part), for: .segment) }
+            }
+        }
+        if path.isEmpty { path = "/" }
+        var separator = "?"
+        for binding in route.pattern.query {
+            guard let value = page[binding.name] else { continue }
+            if value == route.declaration.parameter(binding.name)?.defaultValue { continue }
+            path += separator + percentEncode(binding.key, for: .query) + "=" + percentEncode(value.linkText, for: .query)
+            separator = "&"
+        }
+        return path
+    }
+}

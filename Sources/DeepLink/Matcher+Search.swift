@@ -1,0 +1,145 @@
+extension Matcher {
+    /// Depth-first search in precedence order: literal, typed parameters, `String` parameter, catch-all. Returns the
+    /// first route that fully matches and, for a catch-all, the segment where its rest starts (else -1).
+    func search(node index: Int32, depth: Int, _ link: LinkView, _ trace: inout [String]?) -> (Int32, Int32)? {
+        let table = self.table
+        let node = table.nodes[Int(index)]
+        guard depth < link.segments.count else {
+            for i in 0..<Int(node.terminalCount) {
+                let route = table.routeLists[Int(node.terminalStart) + i]
+                if accepts(route: route, restFrom: -1, link, &trace) { return (route, -1) }
+            }
+            if node.terminalCount == 0, trace != nil {
+                trace?.append("\(example(below: index)): the link ends after \(depth) segment(s)")
+            }
+            return nil
+        }
+        let segment = link.bytes(link.segments[depth])
+        if node.literalCount > 0 {
+            let child = table.literalChild(index, segment)
+            if child >= 0 {
+                if let found = search(node: child, depth: depth + 1, link, &trace) { return found }
+            } else if trace != nil {
+                let names = table.literalNames[Int(index)]
+                let expected = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+                let text = link.text(link.segments[depth])
+                trace?.append("segment \(depth + 1) '\(text)' is no literal here (expected \(expected))")
+            }
+        }
+        for i in 0..<Int(node.typedCount) {
+            let edge = table.typedEdges[Int(node.typedStart) + i]
+            guard table.accepts(segment, edge.type) else {
+                if trace != nil {
+                    let reason = mismatch(link.text(link.segments[depth]), edge.type)
+                    trace?.append("\(example(below: edge.child)): \(reason)")
+                }
+                continue
+            }
+            if let found = search(node: edge.child, depth: depth + 1, link, &trace) { return found }
+        }
+        if node.stringChild >= 0 {
+            if let found = search(node: node.stringChild, depth: depth + 1, link, &trace) { return found }
+        }
+        for i in 0..<Int(node.catchAllCount) {
+            let route = table.routeLists[Int(node.catchAllStart) + i]
+            if accepts(route: route, restFrom: Int32(depth), link, &trace) { return (route, Int32(depth)) }
+        }
+        return nil
+    }
+
+    /// True when the query and defaults can supply every argument of the route (its path already matched).
+    func accepts(route index: Int32, restFrom: Int32, _ link: LinkView, _ trace: inout [String]?) -> Bool {
+        let table = self.table
+        let entry = table.routeEntries[Int(index)]
+        for k in 0..<Int(entry.argumentCount) {
+            let argument = table.arguments[Int(entry.argumentStart) + k]
+            switch argument.source {
+            case .segment:
+                continue
+            case .rest:
+                guard argument.type.kind != .string else { continue }
+                let rest = link.rest(from: Int(restFrom))
+                if !table.accepts(link.bytes(rest), argument.type) {
+                    if trace != nil {
+                        trace?.append("\(routes[Int(index)].pattern): \(mismatch(link.text(rest), argument.type))")
+                    }
+                    return false
+                }
+            case .query:
+                let key = table.bytes(table.queryKeys[Int(argument.index)])
+                if let value = link.queryValue(key) {
+                    if !table.accepts(link.bytes(value), argument.type) {
+                        if trace != nil {
+                            let reason = mismatch(link.text(value), argument.type)
+                            let keyText = String(decoding: key, as: UTF8.self)
+                            trace?.append("\(routes[Int(index)].pattern): query '\(keyText)': \(reason)")
+                        }
+                        return false
+                    }
+                } else if !argument.hasDefault {
+                    if trace != nil {
+                        let label = routes[Int(index)].declaration.parameters[k].label
+                        let keyText = String(decoding: key, as: UTF8.self)
+                        trace?.append(
+                            "\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default")
+                    }
+                    return false
+                }
+            case .unbound:
+                if !argument.hasDefault {
+                    if trace != nil {
+                        let label = routes[Int(index)].declaration.parameters[k].label
+                        trace?.append(
+                            "\(routes[Int(index)].pattern): '\(label)' is not bound by the pattern and has no default")
+                    }
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// The page of an accepted route, arguments in declaration order.
+    func makePage(route index: Int32, restFrom: Int32, _ link: LinkView) -> Page {
+        let table = self.table
+        let template = table.templates[Int(index)]
+        var arguments = template.arguments
+        let entry = table.routeEntries[Int(index)]
+        for k in 0..<Int(entry.argumentCount) {
+            let argument = table.arguments[Int(entry.argumentStart) + k]
+            let span: Span?
+            switch argument.source {
+            case .segment: span = link.segments[Int(argument.index)]
+            case .rest: span = link.rest(from: Int(restFrom))
+            case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(argument.index)]))
+            case .unbound: span = nil
+            }
+            // The trie walk and `accepts(route:)` checked every conversion; absent values keep their default.
+            if let span, let value = table.value(link.bytes(span), argument.type) {
+                arguments[k] = Page.Argument(label: arguments[k].label, value: value)
+            }
+        }
+        return Page(id: template.id, arguments: arguments)
+    }
+
+    /// The first pattern at or below a trie node, with how many more share that position (for traces).
+    func example(below node: Int32) -> String {
+        let n = table.nodes[Int(node)]
+        guard n.firstRoute != .max else { return "(no pattern)" }
+        let text = routes[Int(n.firstRoute)].pattern.text
+        return n.routeCount > 1 ? "\(text) (and \(n.routeCount - 1) more)" : text
+    }
+
+    func mismatch(_ text: String, _ type: TypeCode) -> String {
+        switch type.kind {
+        case .string: return "'\(text)' is not a String"
+        case .int: return "'\(text)' is not an Int"
+        case .bool: return "'\(text)' is not a Bool (true or false)"
+        case .uuid: return "'\(text)' is not a UUID"
+        case .enumeration:
+            let type = table.enumTypes[Int(type.enumIndex)]
+            guard case .enumeration(let name, let names) = type else { return "'\(text)' is not a \(type)" }
+            return "'\(text)' is not a case of \(name) (\(names.joined(separator: ", ")))"
+        }
+    }
+}

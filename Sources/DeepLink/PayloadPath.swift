@@ -1,0 +1,92 @@
+import JSON
+
+/// JSON paths and type checks shared by the payload readers. Paths are only built when something is reported.
+enum PayloadPath {
+    /// The path of `key` inside the object at `parent` (empty for the root): `aps.badge`, or `extras["a::b"]` when
+    /// the key is not a plain word.
+    static func child(_ parent: String, _ key: String) -> String {
+        if isPlain(key) { return parent.isEmpty ? key : parent + "." + key }
+        var quoted: [UInt8] = []
+        JSON.writeString(key, into: &quoted)
+        return parent + "[" + String(decoding: quoted, as: UTF8.self) + "]"
+    }
+
+    /// The path of element `index` of the array at `parent`: `actions[1]`.
+    static func element(_ parent: String, _ index: Int) -> String {
+        parent + "[" + String(index) + "]"
+    }
+
+    /// How a path is shown: itself, or `$` for the root.
+    static func shown(_ path: String) -> String { path.isEmpty ? "$" : path }
+
+    /// True for keys made of ASCII letters, digits, `_` and `-` only.
+    static func isPlain(_ key: String) -> Bool {
+        guard !key.isEmpty else { return false }
+        for b in key.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A `wrongType` error: `expected <expected>, found <kind>`.
+    static func wrongType(_ path: String, expected: String, found: JSON) -> PayloadError {
+        PayloadError(.wrongType, path: path, reason: "expected \(expected), found \(found.kindName)")
+    }
+
+    /// The value as an object, or a `wrongType` error naming `path`.
+    static func object(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> JSONObject {
+        guard case .object(let object) = value else { throw wrongType(path(), expected: "an object", found: value) }
+        return object
+    }
+
+    /// The value as a string, or a `wrongType` error naming `path`.
+    static func string(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> String {
+        guard case .string(let string) = value else { throw wrongType(path(), expected: "a string", found: value) }
+        return string
+    }
+
+    /// The value as an integer (a number without fraction), or a `wrongType` error naming `path`.
+    static func integer(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> Int {
+        guard let int = value.intValue else { throw wrongType(path(), expected: "an integer", found: value) }
+        return int
+    }
+
+    /// The value as a number, or a `wrongType` error naming `path`.
+    static func number(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> Double {
+        switch value {
+        case .int(let int): return Double(int)
+        case .double(let double): return double
+        default: throw wrongType(path(), expected: "a number", found: value)
+        }
+    }
+
+    /// Checks that the value is an array of strings, naming the first bad element.
+    static func stringArray(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) {
+        guard case .array(let array) = value else {
+            throw wrongType(path(), expected: "an array of strings", found: value)
+        }
+        for (i, item) in array.enumerated() {
+            guard case .string = item else { throw wrongType(element(path(), i), expected: "a string", found: item) }
+        }
+    }
+
+    /// The text a payload value gives a `$key` category argument: strings as they are, numbers as decimal text,
+    /// Booleans as `true`/`false`; `nil` for null, arrays and objects.
+    static func argumentText(_ value: JSON) -> String? {
+        switch value {
+        case .string(let string): return string
+        case .int(let int): return String(int)
+        case .double(let double):
+            if double.rounded() == double, abs(double) < 9.0e18 { return String(Int(double)) }
+            return double.description
+        case .bool(let bool): return bool ? "true" : "false"
+        case .null, .array, .object: return nil
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import JSON
+
+/// APNs: the `aps` dictionary plus custom top-level keys.
+///
+/// Candidates, in priority order: each configured link key (top-level), the page that `aps.category` maps to,
+/// then `aps.target-content-id`. Every known `aps` member is type-checked; unknown members of `aps`, `aps.alert`
+/// and `aps.sound` are reported as warnings (APNs ignores them, so they are usually typos).
+extension PayloadReader {
+    /// Reads the APNs payload `payload` at the place `fields` describes (the root, or `message.apns.payload`).
+    func readAPNs(
+        _ payload: JSONObject, fields: APNsFields, format: PayloadFormat, into collector: inout PayloadCollector
+    ) throws(PayloadError) {
+        var category: String? = nil
+        var targetContentID: String? = nil
+        if let aps = payload["aps"] {
+            (category, targetContentID) = try checkAPS(
+                PayloadPath.object(aps, fields.aps), path: fields.aps, warnings: &collector.warnings)
+        }
+        for (key, field) in fields.links {
+            if let value = payload[key] { try appendLink(value, field: field, format: format, into: &collector) }
+        }
+        if let category {
+            appendCategory(
+                category, field: fields.category, format: format, keyParent: fields.parent,
+                lookup: { key in key == "aps" ? nil : payload[key] }, into: &collector)
+        }
+        if let targetContentID {
+            try appendLink(.string(targetContentID), field: fields.targetContentID, format: format, into: &collector)
+        }
+    }
+
+    /// The fields an APNs payload is searched for links, in order, for the no-link error.
+    func apnsFields(_ payload: JSONObject, fields: APNsFields) -> [String] {
+        fields.links.map(\.field) + [categoryField(payload["aps"]?["category"], path: fields.category), fields.targetContentID]
+    }
+
+    /// A category field for the no-link message, saying when its value is not in the category map.
+    func categoryField(_ value: JSON?, path: String) -> String {
+        guard case .string(let name) = value, options.categories[name] == nil else { return path }
+        return "\(path) ('\(name)' is not in the category map)"
+    }
+
+    /// Type-checks the members of `aps` and returns its category and target content id.
+    func checkAPS(
+        _ aps: JSONObject, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    ) throws(PayloadError) -> (category: String?, targetContentID: String?) {
+        var category: String? = nil
+        var targetContentID: String? = nil
+        for (key, value) in aps {
+            guard let member = PayloadReader.apsMembers[key] else {
+                warnings.append(unknownKey(key, in: path(), known: PayloadReader.apsMembers.names))
+                continue
+            }
+            switch member {
+            case .alert:
+                if case .string = value { continue }
+                guard case .object(let alert) = value else {
+                    throw PayloadPath.wrongType(
+                        PayloadPath.child(path(), key), expected: "a string or an object", found: value)
+                }
+                try checkAlert(alert, path: PayloadPath.child(path(), key), warnings: &warnings)
+            case .sound:
+                try checkSound(value, path: PayloadPath.child(path(), key), warnings: &warnings)
+            case .category:
+                category = try PayloadPath.string(value, PayloadPath.child(path(), key))
+            case .targetContentID:
+                targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key))
+            case .string:
+                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+            case .integer:
+                _ = try PayloadPath.integer(value, PayloadPath.child(path(), key))
+            case .number:
+                _ = try PayloadPath.number(value, PayloadPath.child(path(), key))
+            case .object:
+                _ = try PayloadPath.object(value, PayloadPath.child(path(), key))
+            case .stringArray:
+                try PayloadPath.stringArray(value, PayloadPath.child(path(), key))
+            case .interruptionLevel:
+                let level = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                switch level {
+                case "active", "passive", "time-sensitive", "critical": break
+                default:
+                    throw PayloadError(
+                        .invalidValue, path: PayloadPath.child(path(), key),
+                        reason: "expected passive, active, time-sensitive or critical, found \"\(level)\"")
+                }
+            }
+        }
+        return (category, targetContentID)
+    }
+
+    /// Type-checks an `aps.alert` dictionary.
+    func checkAlert(
+        _ alert: JSONObject, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    ) throws(PayloadError) {
+        for (key, value) in alert {
+            guard let member = PayloadReader.alertMembers[key] else {
+                warnings.append(unknownKey(key, in: path(), known: PayloadReader.alertMembers.names))
+                continue
+            }
+            switch member {
+            case .string:
+                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+            case .stringOrNull:  // `action-loc-key: null` shows a single "Close" button
+                if case .null = value { continue }
+                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+            case .stringArray:
+                try PayloadPath.stringArray(value, PayloadPath.child(path(), key))
+            case .sound:  // a Live Activity alert's sound
+                try checkSound(value, path: PayloadPath.child(path(), key), warnings: &warnings)
+            }
+        }
+    }
+
+    /// Type-checks `aps.sound`: a file name, or `{critical, name, volume}` for critical alerts.
+    func checkSound(
+        _ value: JSON, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    ) throws(PayloadError) {
+        if case .string = value { return }
+        guard case .object(let sound) = value else {
+            throw PayloadPath.wrongType(path(), expected: "a string or an object", found: value)
+        }
+        for (key, member) in sound {
+            switch key {
+            case "name":
+                _ = try PayloadPath.string(member, PayloadPath.child(path(), key))
+            case "critical":
+                let flag = try PayloadPath.integer(member, PayloadPath.child(path(), key))
+                guard flag == 0 || flag == 1 else {
+                    throw PayloadError(
+                        .invalidValue, path: PayloadPath.child(path(), key), reason: "expected 0 or 1, found \(flag)")
+                }
+            case "volume":
+                let volume = try PayloadPath.number(member, PayloadPath.child(path(), key))
+                guard volume >= 0, volume <= 1 else {
+                    throw PayloadError(
+                        .invalidValue, path: PayloadPath.child(path(), key),
+                        reason: "expected a number from 0 to 1, found \(member)")
+                }
+            default:
+                warnings.append(unknownKey(key, in: path(), known: ["critical", "name", "volume"]))
+            }
+        }
+    }
+
+    /// The warning for a member APNs does not know, with a hint when it is a near miss of a known one
+    /// (`thread_id`, `threadId` or `Thread-ID` for `thread-id`).
+    func unknownKey(_ key: String, in parent: String, known: some Collection<String>) -> PayloadWarning {
+        var message = "unknown key in \(parent); APNs ignores it"
+        let squashed = PayloadReader.squashed(key)
+        if let match = known.filter({ PayloadReader.squashed($0) == squashed }).min() {
+            message += " (did you mean '\(match)'?)"
+        }
+        return PayloadWarning(path: PayloadPath.child(parent, key), message: message)
+    }
+
+    /// The key lowercased without `-` and `_`, for near-miss hints.
+    static func squashed(_ key: String) -> String {
+        String(decoding: key.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }, as: UTF8.self)
+            .lowercased()
+    }
+
+    /// How a member of `aps` is checked.
+    enum APSMember {
+        case alert, sound, category, targetContentID, string, integer, number, object, stringArray, interruptionLevel
+    }
+
+    /// How a member of `aps.alert` is checked.
+    enum AlertMember {
+        case string, stringOrNull, stringArray, sound
+    }
+
+    /// The documented members of `aps` (alerts, Live Activities, Safari pushes).
+    static let apsMembers = PayloadKeyTable<APSMember>([
+        "alert": .alert, "sound": .sound, "category": .category, "target-content-id": .targetContentID,
+        "badge": .integer, "content-available": .integer, "mutable-content": .integer, "summary-arg-count": .integer,
+        "input-push-token": .integer, "thread-id": .string, "filter-criteria": .string, "event": .string,
+        "attributes-type": .string, "summary-arg": .string, "input-push-channel": .string,
+        "relevance-score": .number, "stale-date": .number, "timestamp": .number, "dismissal-date": .number,
+        "content-state": .object, "attributes": .object, "url-args": .stringArray,
+        "interruption-level": .interruptionLevel,
+    ])
+
+    /// The documented members of `aps.alert`.
+    static let alertMembers = PayloadKeyTable<AlertMember>([
+        "title": .string, "subtitle": .string, "body": .string, "launch-image": .string, "title-loc-key": .string,
+        "subtitle-loc-key": .string, "loc-key": .string, "action": .string, "action-loc-key": .stringOrNull,
+        "title-loc-args": .stringArray, "subtitle-loc-args": .stringArray, "loc-args": .stringArray,
+        "sound": .sound,
+    ])
+}

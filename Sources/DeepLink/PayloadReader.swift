@@ -1,0 +1,336 @@
+import JSON
+
+/// Turns a notification payload (APNs, FCM HTTP v1, FCM legacy, ntfy, Gotify, or a bare link) into candidate links.
+///
+/// The format is detected from the payload's shape unless ``PayloadOptions/format`` forces one. Each candidate says
+/// which field it came from; the reader validates what it reads and reports problems as ``PayloadError`` values
+/// that name the JSON path. Reading is pure and allocation-light: no Foundation, no regular expressions.
+///
+/// ```swift
+/// let reader = PayloadReader(options: PayloadOptions(categories: ["ORDER_SHIPPED": expression]))
+/// let reading = try reader.read(bytes: body)
+/// for candidate in reading.candidates { ... }   // most authoritative first
+/// ```
+public struct PayloadReader: Sendable {
+    /// Where links are looked for and how strictly.
+    public let options: PayloadOptions
+
+    /// Field paths worked out once, so that reading a payload builds no path strings.
+    let fields: PayloadFields
+
+    /// A reader with the given options.
+    public init(options: PayloadOptions = PayloadOptions()) {
+        self.options = options
+        self.fields = PayloadFields(linkKeys: options.linkKeys)
+    }
+
+    /// Reads a payload given as bytes: JSON, or a one-line plain-text link.
+    ///
+    /// Text that is not JSON counts as a bare link when it does not start like JSON (`{`, `[`, `"`), is valid
+    /// UTF-8 and holds one line (surrounding whitespace is trimmed); otherwise the JSON error is reported.
+    public func read(bytes: UnsafeRawBufferPointer) throws(PayloadError) -> PayloadReading {
+        let json: JSON
+        do throws(JSONError) {
+            json = try JSON.parse(bytes)
+        } catch {
+            guard let text = PayloadReader.oneLineText(bytes) else {
+                throw PayloadError(.invalidJSON, path: "", reason: error.description, cause: error)
+            }
+            json = .string(text)
+        }
+        return try read(json, byteCount: bytes.count)
+    }
+
+    /// Reads a payload given as bytes; see ``read(bytes:)-(UnsafeRawBufferPointer)``.
+    public func read(bytes: [UInt8]) throws(PayloadError) -> PayloadReading {
+        do {
+            return try bytes.withUnsafeBytes { raw throws(PayloadError) in try read(bytes: raw) }
+        } catch let error as PayloadError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
+    }
+
+    /// Reads an already parsed payload.
+    ///
+    /// - Parameter byteCount: the size of the JSON text the value came from, for strict mode's size limit; when
+    ///   `nil` and strict mode applies, the value is serialized to measure it.
+    public func read(_ json: JSON, byteCount: Int? = nil) throws(PayloadError) -> PayloadReading {
+        let format: PayloadFormat
+        switch json {
+        case .string:
+            if let forced = options.format, forced != .link {
+                throw PayloadError(
+                    .formatMismatch, path: "",
+                    reason: "the payload is a string (a bare link), not the \(forced.displayName) payload asked for")
+            }
+            format = .link
+        case .object(let object):
+            format = try PayloadReader.format(of: object, forced: options.format)
+        default:
+            throw PayloadError(
+                .notAnObject, path: "",
+                reason: "expected an object (a notification payload) or a string (a link), found \(json.kindName)")
+        }
+
+        if options.strict, format.hasSizeLimit {
+            let size = byteCount ?? json.serialized.utf8.count
+            if size > options.maxStrictBytes {
+                throw PayloadError(
+                    .tooLarge, path: "",
+                    reason:
+                        "the payload is \(size) bytes; \(format.displayName) accepts at most \(options.maxStrictBytes)",
+                    size: size, maxSize: options.maxStrictBytes)
+            }
+        }
+
+        var collector = PayloadCollector()
+        switch json {
+        case .string(let link):
+            guard !link.isEmpty else { throw PayloadError(.invalidValue, path: "", reason: "the link is empty") }
+            collector.candidates.append(LinkCandidate(format: .link, field: "$", target: .link(link)))
+        case .object(let object):
+            switch format {
+            case .apns: try readAPNs(object, fields: fields.apns, format: .apns, into: &collector)
+            case .fcm: try readFCM(object, into: &collector)
+            case .fcmLegacy: try readFCMLegacy(object, into: &collector)
+            case .ntfy: try readNtfy(object, into: &collector)
+            case .gotify: try readGotify(object, into: &collector)
+            case .link: break  // format(of:) never answers .link for an object
+            }
+            if collector.candidates.isEmpty { throw noLink(format, object, collector) }
+        default:
+            break
+        }
+        return PayloadReading(format: format, candidates: collector.candidates, warnings: collector.warnings)
+    }
+
+    // MARK: - Formats
+
+    /// The format an object's shape shows, first match wins: `aps` → APNs; a `message` object → FCM v1; a `topic`
+    /// string → ntfy; `extras` → Gotify; `to`, `registration_ids`, `condition`, `notification` or `data` → FCM
+    /// legacy; a `message` string → Gotify.
+    public static func detectFormat(_ object: JSONObject) -> PayloadFormat? {
+        if object["aps"] != nil { return .apns }
+        let message = object["message"]
+        if case .object = message { return .fcm }
+        if case .string = object["topic"] { return .ntfy }
+        if object["extras"] != nil { return .gotify }
+        for key in legacyKeys where object[key] != nil { return .fcmLegacy }
+        if case .string = message { return .gotify }
+        return nil
+    }
+
+    static let legacyKeys = ["to", "registration_ids", "condition", "notification", "data"]
+
+    /// The format to read `object` as: the forced one if it fits, else the detected one.
+    static func format(of object: JSONObject, forced: PayloadFormat?) throws(PayloadError) -> PayloadFormat {
+        let detected = detectFormat(object)
+        guard let forced else {
+            guard let detected else {
+                throw PayloadError(
+                    .unknownFormat, path: "",
+                    reason: "not a known payload format: expected 'aps' (APNs), a 'message' object (FCM HTTP v1), "
+                        + "'to', 'registration_ids', 'data' or 'notification' (FCM legacy), 'topic' (ntfy), "
+                        + "or 'extras' or a 'message' string (Gotify)")
+            }
+            return detected
+        }
+        if detected == forced { return forced }
+        let missing: String
+        switch forced {
+        case .apns:
+            if object["aps"] == nil { missing = "it has no 'aps' dictionary" } else { return forced }
+        case .fcm:
+            if case .object = object["message"] { return forced }
+            missing = "it has no 'message' object"
+        case .fcmLegacy:
+            if legacyKeys.contains(where: { object[$0] != nil }) { return forced }
+            missing = "it has none of 'to', 'registration_ids', 'condition', 'notification', 'data'"
+        case .ntfy:
+            if case .string = object["topic"] { return forced }
+            missing = "it has no 'topic' string"
+        case .gotify:
+            if case .string = object["message"] { return forced }
+            if object["extras"] != nil { return forced }
+            missing = "it has no 'message' string and no 'extras'"
+        case .link:
+            missing = "it is an object, not a link"
+        }
+        let looks = detected.map { "; it looks like \($0.displayName) (\($0.rawValue))" } ?? ""
+        throw PayloadError(
+            .formatMismatch, path: "",
+            reason: "the payload is not \(forced.displayName) (\(forced.rawValue)): \(missing)\(looks)")
+    }
+
+    // MARK: - Shared pieces
+
+    /// Appends a link candidate for `value` at `field`. `null` counts as absent and an empty string is skipped
+    /// with a warning; any other non-string is a `wrongType` error.
+    func appendLink(
+        _ value: JSON, field: @autoclosure () -> String, format: PayloadFormat, into collector: inout PayloadCollector
+    ) throws(PayloadError) {
+        switch value {
+        case .string(let link) where !link.isEmpty:
+            collector.candidates.append(LinkCandidate(format: format, field: field(), target: .link(link)))
+        case .string:
+            collector.warnings.append(PayloadWarning(path: field(), message: "the link is empty; ignored"))
+        case .null:
+            break
+        default:
+            throw PayloadPath.wrongType(field(), expected: "a link string", found: value)
+        }
+    }
+
+    /// Appends the page candidate for category `name` when the options map it, reading `$key` arguments through
+    /// `lookup`. Returns false when the category is not mapped. `keyParent` is the path of the object `lookup`
+    /// reads, for messages.
+    @discardableResult
+    func appendCategory(
+        _ name: String, field: @autoclosure () -> String, format: PayloadFormat, keyParent: String,
+        lookup: (String) -> JSON?, into collector: inout PayloadCollector
+    ) -> Bool {
+        guard let expression = options.categories[name] else { return false }
+        var unusable: JSON? = nil
+        let substituted = expression.substitute { key in
+            guard let value = lookup(key) else { return nil }
+            guard let text = PayloadPath.argumentText(value) else {
+                unusable = value
+                return nil
+            }
+            return text
+        }
+        switch substituted {
+        case .success(let arguments):
+            let target = LinkCandidate.Target.page(expression.page, arguments: arguments, category: name)
+            collector.candidates.append(LinkCandidate(format: format, field: field(), target: target))
+        case .failure(let missing):
+            let keyPath = PayloadPath.shown(PayloadPath.child(keyParent, missing.key))
+            let problem: String
+            if let unusable {
+                let kind = unusable.isNull ? "null" : (unusable.kindName == "array" ? "an array" : "an object")
+                problem = "its value at \(keyPath) is \(kind), not a string or a number"
+            } else {
+                problem =
+                    "the payload has no \(keyParent.isEmpty ? "top-level key" : "key") '\(missing.key)' (at \(keyPath))"
+            }
+            let message = "category '\(name)' (\(expression)) skipped: it reads $\(missing.key), but \(problem)"
+            collector.warnings.append(PayloadWarning(path: field(), message: message))
+            collector.notes.append(message)
+        }
+        return true
+    }
+
+    /// The `noLink` error for a payload with no candidates, listing the fields looked at.
+    func noLink(_ format: PayloadFormat, _ object: JSONObject, _ collector: PayloadCollector) -> PayloadError {
+        var fields: [String]
+        switch format {
+        case .apns: fields = apnsFields(object, fields: self.fields.apns)
+        case .fcm: fields = fcmFields(object)
+        case .fcmLegacy: fields = fcmLegacyFields()
+        case .ntfy: fields = ["click", "actions[].url (view actions)"]
+        case .gotify: fields = gotifyFields()
+        case .link: fields = []
+        }
+        var reason = "no link in the \(format.displayName) payload; looked at " + fields.joined(separator: ", ")
+        for note in collector.notes { reason += "; " + note }
+        return PayloadError(.noLink, path: "", reason: reason)
+    }
+
+    /// Trimmed text when `bytes` can be a plain-text link: not JSON-looking, valid UTF-8, one line, not empty.
+    static func oneLineText(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""): return nil
+        default: break
+        }
+        for i in start..<end where bytes[i] < 0x20 || bytes[i] == 0x7F { return nil }
+        return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+}
+
+/// The JSON paths of the fields a reader looks at, computed from the options once.
+///
+/// Classes, so that handing them to the format readers costs a reference count, not a copy of every string.
+final class PayloadFields: Sendable {
+    /// The fields of an APNs payload at one place: the root, or `message.apns.payload` inside FCM.
+    let apns: APNsFields
+    /// The APNs payload inside an FCM HTTP v1 message.
+    let fcmAPNs: APNsFields
+    /// `message.data.<key>` for each link key.
+    let fcmData: [(key: String, field: String)]
+    /// `data.<key>` for each link key (FCM legacy).
+    let legacyData: [(key: String, field: String)]
+
+    init(linkKeys: [String]) {
+        apns = APNsFields(parent: "", linkKeys: linkKeys)
+        fcmAPNs = APNsFields(parent: "message.apns.payload", linkKeys: linkKeys)
+        fcmData = linkKeys.map { ($0, PayloadPath.child("message.data", $0)) }
+        legacyData = linkKeys.map { ($0, PayloadPath.child("data", $0)) }
+    }
+}
+
+/// The field paths of an APNs payload found at `parent`.
+final class APNsFields: Sendable {
+    /// The path of the payload itself; empty for the root.
+    let parent: String
+    /// `aps`
+    let aps: String
+    /// `aps.category`
+    let category: String
+    /// `aps.target-content-id`
+    let targetContentID: String
+    /// Each link key (except `aps`) with its path.
+    let links: [(key: String, field: String)]
+
+    init(parent: String, linkKeys: [String]) {
+        self.parent = parent
+        aps = PayloadPath.child(parent, "aps")
+        category = PayloadPath.child(aps, "category")
+        targetContentID = PayloadPath.child(aps, "target-content-id")
+        links = linkKeys.filter { $0 != "aps" }.map { ($0, PayloadPath.child(parent, $0)) }
+    }
+}
+
+/// A lookup table from a small set of keys to what they mean, bucketed by UTF-8 length so that a lookup costs
+/// one or two string comparisons and no hashing.
+struct PayloadKeyTable<Member: Sendable>: Sendable {
+    let buckets: [[(name: String, member: Member)]]
+
+    init(_ entries: KeyValuePairs<String, Member>) {
+        var buckets: [[(name: String, member: Member)]] = []
+        for (name, member) in entries {
+            let length = name.utf8.count
+            while buckets.count <= length { buckets.append([]) }
+            buckets[length].append((name, member))
+        }
+        self.buckets = buckets
+    }
+
+    /// The member for `key`, or `nil` when the key is not in the table.
+    subscript(key: String) -> Member? {
+        let length = key.utf8.count
+        guard length < buckets.count else { return nil }
+        for entry in buckets[length] where entry.name == key { return entry.member }
+        return nil
+    }
+
+    /// Every key in the table.
+    var names: [String] { buckets.flatMap { $0.map(\.name) } }
+}
+
+/// What the format readers gather while they walk a payload.
+struct PayloadCollector {
+    var candidates: [LinkCandidate] = []
+    var warnings: [PayloadWarning] = []
+    /// Why fields that were present gave no candidate; only filled on unusual paths, used by the no-link error.
+    var notes: [String] = []
+}

@@ -1,0 +1,255 @@
+import Glibc
+
+/// Structured logging that never blocks the caller: entries go into a bounded queue that one
+/// dedicated thread drains into the journal (or stderr).
+///
+/// ``log(_:priority:message:fields:fileID:line:function:)`` only takes a short lock and appends; when
+/// the queue is full the entry is dropped and counted, and the writer thread journals an
+/// ``JournalEvent/entriesDropped`` entry with the count once it catches up. The writer is a plain
+/// pthread (not a Dispatch worker: under `SystemCallFilter=~@resources` libdispatch's `setpriority`
+/// fails) that blocks every signal, so the daemon's `signalfd` sees them all.
+///
+/// Field values and messages are escaped before they leave the process: control characters become
+/// `\n`, `\t`, `\xHH`…, so a newline in a payload cannot forge a journal field or a console line.
+public final class Journal: Sendable {
+    /// Where entries go.
+    public enum Target: String, Sendable, Hashable {
+        /// journald's native protocol (`sd_journal_sendv_with_location`).
+        case journal
+        /// One human-readable line per entry on stderr: `notifyd[pid]: message key=value …`.
+        case console
+        /// Nowhere (entries are discarded without being queued).
+        case none
+    }
+
+    /// syslog priorities, as the journal's `PRIORITY=` field.
+    public enum Priority: Int, Sendable, Hashable, Comparable {
+        case emergency = 0, alert, critical, error, warning, notice, info, debug
+
+        public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Counters for `GetStats`.
+    public struct Statistics: Sendable, Hashable {
+        /// Entries accepted into the queue.
+        public var logged: Int
+        /// Entries handed to the target (the dropped-entries reports included).
+        public var written: Int
+        /// Entries dropped because the queue was full.
+        public var dropped: Int
+        /// Entries the target refused (journald not running, say).
+        public var failed: Int
+        /// Fields left out because their name is not a valid journal field name or is reserved.
+        public var invalidFields: Int
+    }
+
+    /// The default queue bound.
+    public static let defaultCapacity = 8_192
+
+    /// Where entries go.
+    public let target: Target
+    private let queue: JournalQueue
+
+    /// A journal writing to `target` through a queue of at most `capacity` entries.
+    ///
+    /// - Parameter identifier: `SYSLOG_IDENTIFIER` and the console prefix.
+    public convenience init(target: Target, capacity: Int = Journal.defaultCapacity, identifier: String = "notifyd") {
+        let sink: any JournalSink
+        switch target {
+        case .journal: sink = NativeJournalSink(identifier: identifier)
+        case .console: sink = ConsoleSink(identifier: identifier, descriptor: 2)
+        case .none: sink = DiscardingSink()
+        }
+        self.init(target: target, capacity: capacity, sink: sink)
+    }
+
+    /// A journal writing through `sink`; tests inject one.
+    init(target: Target, capacity: Int, sink: any JournalSink) {
+        self.target = target
+        self.queue = JournalQueue(capacity: max(1, capacity), sink: sink)
+    }
+
+    deinit {
+        queue.stop()
+    }
+
+    /// Queues one entry; returns at once. Fields whose name is not `[A-Z][A-Z0-9_]*` (at most 64
+    /// characters) or is one notifyd sets itself (`MESSAGE`, `PRIORITY`, `CODE_*`…) are left out.
+    ///
+    /// - Parameters:
+    ///   - event: Sets `MESSAGE_ID`.
+    ///   - message: `MESSAGE`, escaped.
+    ///   - fields: Extra `NAME=value` fields, values escaped; see ``JournalField``.
+    public func log(
+        _ event: JournalEvent, priority: Priority, message: String, fields: [(String, String)] = [],
+        fileID: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        guard target != .none else { return }
+        queue.enqueue(
+            JournalEntry(
+                event: event, priority: priority, message: message, fields: fields,
+                fileID: fileID, line: line, function: function))
+    }
+
+    /// Entries dropped so far because the queue was full.
+    public var droppedCount: Int { queue.statistics.dropped }
+
+    /// The counters so far.
+    public var statistics: Statistics { queue.statistics }
+
+    /// Waits until every entry queued before this call has been written (for shutdown).
+    public func flush() {
+        queue.flush()
+    }
+}
+
+/// One queued entry, formatted on the writer thread.
+struct JournalEntry: Sendable {
+    var event: JournalEvent
+    var priority: Journal.Priority
+    var message: String
+    var fields: [(String, String)]
+    var fileID: String
+    var line: Int
+    var function: String
+}
+
+/// Writes entries; called on the writer thread only, one entry at a time.
+protocol JournalSink: Sendable {
+    /// Writes one entry; `false` when the target refused it.
+    func write(_ entry: JournalEntry) -> Bool
+}
+
+/// The queue and its writer thread. All mutable state is guarded by `mutex`.
+final class JournalQueue: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let progress = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let capacity: Int
+    private let sink: any JournalSink
+    private var pending: [JournalEntry] = []
+    private var droppedSinceReport = 0
+    private var stopping = false
+    private var counters = Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0)
+    private var thread: pthread_t?
+
+    init(capacity: Int, sink: any JournalSink) {
+        self.capacity = capacity
+        self.sink = sink
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(wake, nil)
+        pthread_cond_init(progress, nil)
+        pending.reserveCapacity(min(capacity, 1_024))
+        var id = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&id, nil, { raw in
+            guard let raw else { return nil }
+            let queue = Unmanaged<JournalQueue>.fromOpaque(raw).takeRetainedValue()
+            queue.run()
+            return nil
+        }, context)
+        if rc == 0 {
+            thread = id
+        } else {
+            // No writer: entries are counted as dropped rather than blocking anyone.
+            Unmanaged<JournalQueue>.fromOpaque(context).release()
+            stopping = true
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(progress)
+        pthread_cond_destroy(wake)
+        pthread_mutex_destroy(mutex)
+        progress.deallocate()
+        wake.deallocate()
+        mutex.deallocate()
+    }
+
+    func enqueue(_ entry: JournalEntry) {
+        pthread_mutex_lock(mutex)
+        if stopping || pending.count >= capacity {
+            counters.dropped += 1
+            droppedSinceReport += 1
+        } else {
+            pending.append(entry)
+            counters.logged += 1
+            if pending.count == 1 { pthread_cond_signal(wake) }
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    var statistics: Journal.Statistics {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return counters
+    }
+
+    /// Waits until the writer has written everything logged before the call.
+    func flush() {
+        pthread_mutex_lock(mutex)
+        let target = counters.logged
+        while counters.written - reportsWritten < target, thread != nil, !writerGone {
+            pthread_cond_wait(progress, mutex)
+        }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Drains what is queued, then ends the writer thread and waits for it.
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_signal(wake)
+        let writer = thread
+        pthread_mutex_unlock(mutex)
+        if let writer { pthread_join(writer, nil) }
+    }
+
+    private var reportsWritten = 0
+    private var writerGone = false
+
+    /// The writer thread: swap out the queued entries, write them without holding the lock.
+    private func run() {
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
+        var batch: [JournalEntry] = []
+        while true {
+            pthread_mutex_lock(mutex)
+            while pending.isEmpty, droppedSinceReport == 0, !stopping {
+                pthread_cond_wait(wake, mutex)
+            }
+            if pending.isEmpty, droppedSinceReport == 0, stopping {
+                writerGone = true
+                pthread_cond_broadcast(progress)
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            swap(&batch, &pending)  // the two buffers alternate, keeping their capacity
+            let dropped = droppedSinceReport
+            droppedSinceReport = 0
+            pthread_mutex_unlock(mutex)
+
+            var failed = 0
+            for entry in batch where !sink.write(entry) { failed += 1 }
+            if dropped > 0, !sink.write(Self.droppedReport(dropped)) { failed += 1 }
+
+            pthread_mutex_lock(mutex)
+            counters.written += batch.count + (dropped > 0 ? 1 : 0)
+            reportsWritten += dropped > 0 ? 1 : 0
+            counters.failed += failed
+            counters.invalidFields += batch.reduce(0) { $0 + $1.invalidFieldCount }
+            batch.removeAll(keepingCapacity: true)
+            pthread_cond_broadcast(progress)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    private static func droppedReport(_ count: Int) -> JournalEntry {
+        JournalEntry(
+            event: .entriesDropped, priority: .warning,
+            message: "\(count) journal \(count == 1 ? "entry" : "entries") dropped: the journal queue was full",
+            fields: [(JournalField.dropped, String(count))],
+            fileID: #fileID, line: #line, function: #function)
+    }
+}

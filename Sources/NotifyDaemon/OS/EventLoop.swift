@@ -1,0 +1,130 @@
+import CSyscalls
+import Glibc
+
+/// A single-threaded epoll loop: file descriptors with handlers, timers, and hooks that run after
+/// each batch of ready events (the daemon commits state and flushes replies there).
+///
+/// Everything registered here runs on the loop's thread; nothing in it is shared with other threads.
+final class EventLoop {
+    /// A handler receives the epoll event mask (`EPOLLIN`, `EPOLLOUT`, `EPOLLHUP`, …).
+    typealias Handler = (UInt32) -> Void
+
+    private let epollFD: Int32
+    private var handlers: [Int32: Handler] = [:]
+    private var timers: [Timer] = []
+    private var nextTimerID = 0
+    private var stopped = false
+    private var afterBatchHooks: [() -> Void] = []
+    private var events = [epoll_event](repeating: epoll_event(), count: 256)
+
+    private struct Timer {
+        let id: Int
+        var deadline: UInt64
+        let interval: UInt64?
+        let action: () -> Void
+    }
+
+    init() throws(Errno) {
+        epollFD = try Sys.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    }
+
+    deinit {
+        Sys.close(epollFD)
+    }
+
+    /// Watches `fd` for `events` (an `EPOLLIN`/`EPOLLOUT` mask) and calls `handler` when ready.
+    func register(_ fd: Int32, events: UInt32, handler: @escaping Handler) throws(Errno) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        try Sys.check("epoll_ctl(ADD)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+        handlers[fd] = handler
+    }
+
+    /// Changes the events watched on `fd`.
+    func modify(_ fd: Int32, events: UInt32) throws(Errno) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        try Sys.check("epoll_ctl(MOD)") { epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) }
+    }
+
+    /// Stops watching `fd` (call before closing it).
+    func unregister(_ fd: Int32) {
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        handlers[fd] = nil
+    }
+
+    /// Runs `action` after `nanoseconds`, and then every `nanoseconds` again when `repeating`.
+    @discardableResult
+    func schedule(after nanoseconds: UInt64, repeating: Bool = false, _ action: @escaping () -> Void) -> Int {
+        nextTimerID += 1
+        timers.append(
+            Timer(
+                id: nextTimerID, deadline: Sys.monotonicNanoseconds() &+ nanoseconds,
+                interval: repeating ? nanoseconds : nil, action: action))
+        return nextTimerID
+    }
+
+    /// Cancels a timer from ``schedule(after:repeating:_:)``.
+    func cancelTimer(_ id: Int) {
+        timers.removeAll { $0.id == id }
+    }
+
+    /// Adds a hook that runs after every batch of ready events and timers.
+    func afterEachBatch(_ hook: @escaping () -> Void) {
+        afterBatchHooks.append(hook)
+    }
+
+    /// Makes ``run()`` return after the current batch.
+    func stop() {
+        stopped = true
+    }
+
+    /// Waits for events and dispatches them until ``stop()``.
+    func run() throws(Errno) {
+        while !stopped {
+            let timeout = millisecondsUntilNextTimer()
+            let n = events.withUnsafeMutableBufferPointer { buffer in
+                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+            }
+            if n < 0 {
+                let e = notifyd_errno()
+                if e == EINTR { continue }
+                throw Errno(call: "epoll_wait", code: e)
+            }
+            for i in 0..<Int(n) {
+                let fd = events[i].data.fd
+                // A handler may have closed this fd earlier in the same batch.
+                handlers[fd]?(events[i].events)
+            }
+            runDueTimers()
+            for hook in afterBatchHooks { hook() }
+        }
+    }
+
+    private func millisecondsUntilNextTimer() -> Int32 {
+        guard let next = timers.map(\.deadline).min() else { return -1 }
+        let now = Sys.monotonicNanoseconds()
+        if next <= now { return 0 }
+        return Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+    }
+
+    private func runDueTimers() {
+        guard !timers.isEmpty else { return }
+        let now = Sys.monotonicNanoseconds()
+        var due: [Timer] = []
+        timers.removeAll { timer in
+            guard timer.deadline <= now else { return false }
+            due.append(timer)
+            return true
+        }
+        for var timer in due {
+            if let interval = timer.interval {
+                timer.deadline = now &+ interval
+                timers.append(timer)
+            }
+            timer.action()
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CSyscalls
+import Glibc
+
+/// Why the daemon could not get a listening socket.
+public struct ListenerError: Error, Sendable, CustomStringConvertible {
+    /// What to tell the operator.
+    public let message: String
+
+    public var description: String { message }
+}
+
+/// Binds, or adopts, the listening Unix stream socket.
+enum UnixListener {
+    /// Binds `path` itself: removes a stale socket file left by a dead daemon, refuses to steal a
+    /// live one, and sets `mode` on the new file.
+    static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw ListenerError(message: "socket path '\(path)' is longer than 107 bytes")
+        }
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+                throw ListenerError(message: "'\(path)' exists and is not a socket; refusing to replace it")
+            }
+            if isLive(path: path) {
+                throw ListenerError(message: "another process is serving on '\(path)'; refusing to steal its socket")
+            }
+            unlink(path)
+        }
+        let fd: Int32
+        do {
+            fd = try Sys.check("socket(AF_UNIX)") {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+            var address = makeAddress(path)
+            let previous = umask(0o777 & ~mode)
+            defer { umask(previous) }
+            try Sys.check("bind(\(path))") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            try Sys.check("chmod(\(path))") { chmod(path, mode) }
+            try Sys.check("listen(\(path))") { listen(fd, backlog) }
+        } catch {
+            throw ListenerError(message: "cannot listen on '\(path)': \(error)")
+        }
+        return fd
+    }
+
+    /// Takes over a socket passed by systemd, making it non-blocking.
+    static func adopt(fd: Int32) throws(ListenerError) -> Int32 {
+        do {
+            try Sys.setNonBlocking(fd)
+        } catch {
+            throw ListenerError(message: "cannot use the socket passed by systemd (fd \(fd)): \(error)")
+        }
+        return fd
+    }
+
+    static func makeAddress(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// True when something accepts connections on `path`.
+    static func isLive(path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { Sys.close(fd) }
+        var address = makeAddress(path)
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return r == 0
+    }
+}

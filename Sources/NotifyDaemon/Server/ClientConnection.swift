@@ -1,0 +1,87 @@
+import Glibc
+import Varlink
+
+/// One client connection: its socket, credentials, partial input, and queued output.
+///
+/// Replies produced while a batch of events is handled wait in ``slots`` until the batch's state
+/// commit is done (a durable reply is only sent once its state is on disk), then move to
+/// ``output`` and are written as the socket allows.
+final class ClientConnection {
+    /// A reply waiting for the end of the batch.
+    enum Slot {
+        /// Ready to send.
+        case ready([UInt8])
+        /// Sent only if the batch's commit succeeds; otherwise `failure` is sent in its place.
+        case durable(success: [UInt8], failure: () -> [UInt8])
+    }
+
+    let fd: Int32
+    let id: UInt64
+    let peer: PeerCredentials
+    var decoder: FrameDecoder
+    var slots: [Slot] = []
+    var output: [UInt8] = []
+    var outputStart = 0
+    var lastActivity: UInt64
+    /// Set while the client has a `Monitor` call open.
+    var monitorMore = false
+    /// Reading stopped because the client does not read its replies.
+    var readPaused = false
+    /// Close once queued output is written (protocol error, shutdown, end of stream).
+    var closeAfterFlush = false
+    /// The peer shut down its sending side.
+    var inputClosed = false
+    var watchingWrite = false
+    var closed = false
+
+    init(fd: Int32, id: UInt64, peer: PeerCredentials, maxMessageBytes: Int, now: UInt64) {
+        self.fd = fd
+        self.id = id
+        self.peer = peer
+        self.decoder = FrameDecoder(maxMessageSize: maxMessageBytes)
+        self.lastActivity = now
+    }
+
+    /// Bytes queued and not yet written.
+    var pendingOutputBytes: Int { output.count - outputStart }
+
+    /// Moves the batch's replies to the output buffer.
+    func settleSlots(commitSucceeded: Bool) {
+        for slot in slots {
+            switch slot {
+            case .ready(let bytes): output.append(contentsOf: bytes)
+            case .durable(let success, let failure):
+                if commitSucceeded {
+                    output.append(contentsOf: success)
+                } else {
+                    output.append(contentsOf: failure())
+                }
+            }
+        }
+        slots.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes as much queued output as the socket takes. Returns false when the connection failed.
+    func flush() -> Bool {
+        while outputStart < output.count {
+            let written: Int?
+            do {
+                written = try output.withUnsafeBytes { raw throws(Errno) in
+                    try Sys.send(fd, UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
+                }
+            } catch {
+                return false
+            }
+            guard let written else { break }
+            outputStart += written
+        }
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 256 * 1024)
+            outputStart = 0
+        } else if outputStart > 64 * 1024, outputStart * 2 > output.count {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+        return true
+    }
+}

@@ -1,0 +1,53 @@
+import JSON
+import Varlink
+
+/// Collects the replies of one batch of events, per connection, so the server can commit state once
+/// and then write every reply: the group commit of the store.
+final class Outbox {
+    private(set) var dirty: [ClientConnection] = []
+    private var isDirty: Set<UInt64> = []
+
+    /// Queues a reply frame for `connection`.
+    func send(_ reply: VarlinkReply, to connection: ClientConnection) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        reply.encode(into: &bytes)
+        enqueue(.ready(bytes), to: connection)
+    }
+
+    /// Queues a reply that may only be sent once the batch's state commit succeeded.
+    func sendDurable(_ reply: VarlinkReply, to connection: ClientConnection, failure: @escaping () -> VarlinkReply) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        reply.encode(into: &bytes)
+        enqueue(
+            .durable(
+                success: bytes,
+                failure: {
+                    var out: [UInt8] = []
+                    failure().encode(into: &out)
+                    return out
+                }), to: connection)
+    }
+
+    /// Queues a slot for `connection` and remembers the connection for the end of the batch.
+    func enqueue(_ slot: ClientConnection.Slot, to connection: ClientConnection) {
+        guard !connection.closed else { return }
+        connection.slots.append(slot)
+        if isDirty.insert(connection.id).inserted {
+            dirty.append(connection)
+        }
+    }
+
+    /// Hands over the connections with queued replies and starts a new batch.
+    func takeDirty() -> [ClientConnection] {
+        defer {
+            dirty.removeAll(keepingCapacity: true)
+            isDirty.removeAll(keepingCapacity: true)
+        }
+        return dirty
+    }
+
+    /// True when something is queued.
+    var isEmpty: Bool { dirty.isEmpty }
+}

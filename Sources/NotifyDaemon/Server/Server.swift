@@ -1,0 +1,285 @@
+import Glibc
+import JSON
+import Varlink
+
+/// What the server hands each decoded call to: the daemon's method implementations.
+protocol CallHandler: AnyObject {
+    /// Handles one call; replies go to `outbox` (nothing for `oneway`).
+    func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox)
+    /// The connection is gone (monitors unsubscribe here).
+    func connectionClosed(_ connection: ClientConnection)
+    /// Makes the batch's state changes durable; false when the commit failed.
+    func commitBatch() -> Bool
+    /// A client broke the protocol; its connection is being closed.
+    func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
+}
+
+/// Accepts clients on the listening socket and moves varlink frames between sockets and the
+/// ``CallHandler``, enforcing the limits of DESIGN.md §7: message size, JSON depth, connections in
+/// total and per uid, idle time, and a per-connection output bound (a client that does not read
+/// its replies is not read from until it does).
+final class Server {
+    private let loop: EventLoop
+    private let settings: Settings
+    private unowned let handler: CallHandler
+    private var listenFD: Int32
+    private var connections: [Int32: ClientConnection] = [:]
+    private var connectionsPerUID: [UInt32: Int] = [:]
+    private var nextConnectionID: UInt64 = 0
+    private let outbox = Outbox()
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// Connections accepted since start.
+    private(set) var acceptedTotal = 0
+    /// Connections refused at a cap.
+    private(set) var refusedTotal = 0
+    /// Connections closed for breaking the protocol or a limit.
+    private(set) var droppedTotal = 0
+
+    /// Open connections now.
+    var connectionCount: Int { connections.count }
+
+    init(loop: EventLoop, listenFD: Int32, settings: Settings, handler: CallHandler) {
+        self.loop = loop
+        self.listenFD = listenFD
+        self.settings = settings
+        self.handler = handler
+    }
+
+    /// Starts accepting, the idle sweep, and the end-of-batch commit and flush.
+    func start() throws(Errno) {
+        try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptAll() }
+        loop.afterEachBatch { [unowned self] in endBatch() }
+        loop.schedule(after: 1_000_000_000, repeating: true) { [unowned self] in closeIdleConnections() }
+    }
+
+    /// Queues a reply outside a call (monitor streams use this).
+    var sharedOutbox: Outbox { outbox }
+
+    // MARK: accepting
+
+    private func acceptAll() {
+        guard listenFD >= 0 else { return }
+        for _ in 0..<64 {
+            let fd: Int32?
+            do {
+                fd = try Sys.acceptNonBlocking(listenFD)
+            } catch {
+                // EMFILE and friends: try again on the next event rather than spin.
+                return
+            }
+            guard let fd else { return }
+            admit(fd)
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        let peer: PeerCredentials
+        do {
+            peer = try Sys.peerCredentials(fd)
+        } catch {
+            Sys.close(fd)
+            return
+        }
+        let perUID = connectionsPerUID[peer.uid, default: 0]
+        guard connections.count < settings.maxConnections, perUID < settings.maxConnectionsPerUID else {
+            refusedTotal += 1
+            Sys.close(fd)
+            return
+        }
+        nextConnectionID += 1
+        let connection = ClientConnection(
+            fd: fd, id: nextConnectionID, peer: peer, maxMessageBytes: settings.maxMessageBytes,
+            now: Sys.monotonicNanoseconds())
+        do {
+            try loop.register(fd, events: (Poll.input | Poll.peerClosed)) { [unowned self] events in
+                ready(connection, events: events)
+            }
+        } catch {
+            Sys.close(fd)
+            return
+        }
+        connections[fd] = connection
+        connectionsPerUID[peer.uid] = perUID + 1
+        acceptedTotal += 1
+    }
+
+    // MARK: reading
+
+    private func ready(_ connection: ClientConnection, events: UInt32) {
+        if events & Poll.output != 0 {
+            writable(connection)
+            if connection.closed { return }
+        }
+        if events & (Poll.input | Poll.peerClosed | Poll.hangUp | Poll.error) != 0,
+            !connection.readPaused, !connection.inputClosed
+        {
+            readable(connection)
+        } else if events & Poll.error != 0 {
+            close(connection)
+        }
+    }
+
+    private func readable(_ connection: ClientConnection) {
+        connection.lastActivity = Sys.monotonicNanoseconds()
+        var reads = 0
+        while reads < 4, !connection.closeAfterFlush {
+            reads += 1
+            let n: Int?
+            do {
+                n = try readBuffer.withUnsafeMutableBytes { raw throws(Errno) in try Sys.read(connection.fd, into: raw) }
+            } catch {
+                close(connection)
+                return
+            }
+            guard let n else { break }
+            if n == 0 {
+                connection.inputClosed = true
+                connection.closeAfterFlush = true
+                break
+            }
+            readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            processFrames(connection)
+            if n < readBuffer.count { break }
+        }
+        if connection.closeAfterFlush {
+            pauseReading(connection)
+            // Closed at the end of the batch, once the replies before it are written.
+            outbox.enqueue(.ready([]), to: connection)
+        } else if connection.pendingOutputBytes >= settings.maxOutputBytes {
+            pauseReading(connection)
+        }
+    }
+
+    private func processFrames(_ connection: ClientConnection) {
+        while !connection.closeAfterFlush {
+            let frame: ArraySlice<UInt8>?
+            do {
+                frame = try connection.decoder.nextFrame()
+            } catch {
+                violation(error, connection)
+                return
+            }
+            guard let frame else { return }
+            let call: VarlinkCall
+            do {
+                call = try VarlinkCall(frame: frame, maxDepth: settings.maxJSONDepth)
+            } catch {
+                violation(error, connection)
+                return
+            }
+            handler.handle(call, from: connection, outbox: outbox)
+        }
+    }
+
+    private func violation(_ error: VarlinkProtocolError, _ connection: ClientConnection) {
+        droppedTotal += 1
+        handler.protocolViolation(error, connection: connection)
+        connection.closeAfterFlush = true
+        outbox.enqueue(.ready([]), to: connection)
+    }
+
+    private func pauseReading(_ connection: ClientConnection) {
+        guard !connection.readPaused, !connection.closed else { return }
+        connection.readPaused = true
+        updateInterest(connection)
+    }
+
+    private func updateInterest(_ connection: ClientConnection) {
+        var events: UInt32 = 0
+        if !connection.readPaused { events |= (Poll.input | Poll.peerClosed) }
+        if connection.watchingWrite { events |= Poll.output }
+        do {
+            try loop.modify(connection.fd, events: events)
+        } catch {
+            close(connection)
+        }
+    }
+
+    // MARK: writing
+
+    private func endBatch() {
+        // Writing may resume a paused reader whose buffered frames add replies: settle those too.
+        var rounds = 0
+        while !outbox.isEmpty, rounds < 8 {
+            rounds += 1
+            let committed = handler.commitBatch()
+            for connection in outbox.takeDirty() where !connection.closed {
+                connection.settleSlots(commitSucceeded: committed)
+                writable(connection)
+            }
+        }
+    }
+
+    private func writable(_ connection: ClientConnection) {
+        guard connection.flush() else {
+            close(connection)
+            return
+        }
+        let pending = connection.pendingOutputBytes
+        if pending == 0, connection.closeAfterFlush {
+            close(connection)
+            return
+        }
+        let wantWrite = pending > 0
+        var changed = wantWrite != connection.watchingWrite
+        connection.watchingWrite = wantWrite
+        if connection.readPaused, !connection.closeAfterFlush, pending < settings.maxOutputBytes / 2 {
+            connection.readPaused = false
+            changed = true
+        }
+        if changed { updateInterest(connection) }
+        if !connection.readPaused, connection.decoder.bufferedByteCount > 0, pending < settings.maxOutputBytes {
+            // Frames that arrived while reading was paused.
+            processFrames(connection)
+        }
+    }
+
+    // MARK: closing
+
+    /// Closes one connection now.
+    func close(_ connection: ClientConnection) {
+        guard !connection.closed else { return }
+        connection.closed = true
+        loop.unregister(connection.fd)
+        Sys.close(connection.fd)
+        connections[connection.fd] = nil
+        if let n = connectionsPerUID[connection.peer.uid] {
+            connectionsPerUID[connection.peer.uid] = n > 1 ? n - 1 : nil
+        }
+        handler.connectionClosed(connection)
+    }
+
+    private func closeIdleConnections() {
+        let now = Sys.monotonicNanoseconds()
+        let limit = UInt64(settings.idleTimeoutSeconds) * 1_000_000_000
+        for connection in Array(connections.values)
+        where !connection.monitorMore && connection.pendingOutputBytes == 0
+            && now &- connection.lastActivity > limit
+        {
+            close(connection)
+        }
+    }
+
+    /// Stops accepting new clients; the listening socket is closed.
+    func stopAccepting() {
+        guard listenFD >= 0 else { return }
+        loop.unregister(listenFD)
+        Sys.close(listenFD)
+        listenFD = -1
+    }
+
+    /// Writes what is queued (waiting at most `timeoutMilliseconds` in all), then closes every connection.
+    func finish(timeoutMilliseconds: Int) {
+        endBatch()
+        let deadline = Sys.monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
+        var waiting = connections.values.filter { $0.pendingOutputBytes > 0 }
+        while !waiting.isEmpty, Sys.monotonicNanoseconds() < deadline {
+            var fds = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for c in waiting { _ = c.flush() }
+            waiting = waiting.filter { $0.pendingOutputBytes > 0 && !$0.closed }
+        }
+        for connection in Array(connections.values) { close(connection) }
+    }
+}

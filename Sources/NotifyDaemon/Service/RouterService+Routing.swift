@@ -1,0 +1,223 @@
+import CoordinatorGraph
+import DeepLink
+import JSON
+import Varlink
+
+extension VarlinkError {
+    /// The state of the decision could not be committed; nothing was changed.
+    static var stateNotSaved: VarlinkError {
+        VarlinkError(
+            RouterInterface.method("StateNotSaved"),
+            parameters: ["reason": "the state store could not commit; the decision was not applied, try again"])
+    }
+}
+
+extension RouterService {
+    // MARK: Route, Resolve
+
+    func route(payload: JSON, parameters p: JSONObject, connection: ClientConnection) throws(VarlinkError)
+        -> MethodResult
+    {
+        var reader = config.reader
+        if let name = p["format"]?.stringValue {
+            guard let format = PayloadFormat(rawValue: name) else { throw VarlinkError.invalidParameter("format") }
+            var options = reader.options
+            options.format = format
+            reader = PayloadReader(options: options)
+        }
+        let reading: PayloadReading
+        do {
+            reading = try reader.read(payload)
+        } catch {
+            stats.rejectedPayloads += 1
+            journal.log(
+                .payloadRejected, priority: .notice, message: "payload rejected: \(error)",
+                fields: [
+                    (JournalField.field, error.path), (JournalField.reason, error.reason),
+                    (JournalField.peerUID, String(connection.peer.uid)),
+                ])
+            throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
+        }
+        stats.byFormat[reading.format.rawValue, default: 0] += 1
+        let explain = p["explain"]?.boolValue ?? false
+        switch config.graph.target(for: reading.candidates, explain: explain) {
+        case .success(let target):
+            var trace = explain ? reading.warnings.map { "warning: \($0)" } : []
+            trace += target.trace
+            return try decide(target, link: target.source?.link, trace: trace, parameters: p, connection: connection)
+        case .failure(let error):
+            throw noRoute(error, connection: connection)
+        }
+    }
+
+    func resolve(link: String, parameters p: JSONObject, connection: ClientConnection) throws(VarlinkError)
+        -> MethodResult
+    {
+        let explain = p["explain"]?.boolValue ?? false
+        stats.byFormat[PayloadFormat.link.rawValue, default: 0] += 1
+        let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
+        switch config.graph.target(for: [candidate], explain: explain) {
+        case .success(let target):
+            let routed = RoutingTarget(page: target.page, outcome: target.outcome, source: nil, trace: target.trace)
+            return try decide(routed, link: link, trace: target.trace, parameters: p, connection: connection)
+        case .failure(let error):
+            throw noRoute(error, connection: connection)
+        }
+    }
+
+    private func noRoute(_ error: TargetError, connection: ClientConnection) -> VarlinkError {
+        stats.rejectedPayloads += 1
+        journal.log(
+            .payloadRejected, priority: .notice, message: "no route: \(error)",
+            fields: [
+                (JournalField.link, error.link), (JournalField.reason, error.reasons.joined(separator: "; ")),
+                (JournalField.peerUID, String(connection.peer.uid)),
+            ])
+        return VarlinkError.noRoute(link: error.link)
+    }
+
+    /// Walks the graph to the target for the request's device and records the decision.
+    private func decide(
+        _ target: RoutingTarget, link: String?, trace: [String], parameters p: JSONObject,
+        connection: ClientConnection
+    ) throws(VarlinkError) -> MethodResult {
+        let device = p["device"]?.stringValue
+        if let device, device.isEmpty || device.utf8.count > 256 {
+            throw VarlinkError.invalidParameter("device")
+        }
+        let dryRun = p["dryRun"]?.boolValue ?? false
+        let explain = p["explain"]?.boolValue ?? false
+        let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
+        let state = device.flatMap { loadState($0) }
+        let metadata = DecisionMetadata(id: ids.make(), device: device, source: target.source)
+        let resolution: Resolution
+        do {
+            resolution = try config.resolver.resolve(
+                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+        } catch {
+            throw mapResolveError(error)
+        }
+        var decision = resolution.decision
+        if explain { decision.trace = trace + (decision.trace ?? []) }
+        let json = decision.json
+        record(decision, json: json, link: link, dryRun: dryRun, connection: connection)
+        guard !dryRun else { return .reply(["decision": json]) }
+        if let device { saveState(resolution.state, for: device, now: now) }
+        return .durable(["decision": json])
+    }
+
+    func mapResolveError(_ error: ResolveError) -> VarlinkError {
+        switch error.code {
+        case .unknownPage, .unreachable, .noProvider: return .unknownPage(error.subject)
+        case .unknownCoordinator: return .invalidParameter("coordinator")
+        case .providesNothing, .notStarted: return .notPresented(coordinator: error.subject)
+        }
+    }
+
+    // MARK: FlowFinished
+
+    func flowFinished(device: String, coordinator: String, connection: ClientConnection) throws(VarlinkError)
+        -> MethodResult
+    {
+        guard let state = loadState(device) else { throw VarlinkError.unknownDevice(device) }
+        let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
+        let result: FlowFinishedResult
+        do {
+            result = try config.resolver.flowFinished(
+                coordinator, state: state, now: now, metadata: DecisionMetadata(id: ids.make(), device: device))
+        } catch {
+            throw mapResolveError(error)
+        }
+        var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
+        if let decision = result.decision {
+            let json = decision.json
+            record(decision, json: json, link: nil, dryRun: false, connection: connection)
+            reply["resumed"] = json
+        }
+        switch result.status {
+        case .expired:
+            let page = result.expired.map { "\($0.page) (expired \($0.expiresAt.rfc3339))" } ?? "the pending page"
+            reply["dropped"] = .string("\(page) expired before \(coordinator) finished")
+        case .gateStopped:
+            reply["dropped"] = .string("the pending page waited for another gate, dismissed with \(coordinator)")
+        case .resumed, .gated, .nothingPending, .stillWaiting:
+            break
+        }
+        saveState(result.state, for: device, now: now)
+        return .durable(reply)
+    }
+
+    // MARK: recording
+
+    /// Counts, journals, and keeps the decision; non-dry-run decisions join the batch's commit.
+    func record(_ decision: Decision, json: JSON, link: String?, dryRun: Bool, connection: ClientConnection) {
+        stats.decisions += 1
+        stats.byOutcome[decision.outcome.rawValue, default: 0] += 1
+        var fields: [(String, String)] = [
+            (JournalField.decisionID, decision.id),
+            (JournalField.outcome, decision.outcome.rawValue),
+            (JournalField.page, decision.page.description),
+            (JournalField.path, decision.path.joined(separator: "/")),
+            (JournalField.peerUID, String(connection.peer.uid)),
+        ]
+        if let device = decision.device { fields.append((JournalField.device, device)) }
+        if let source = decision.source { fields.append((JournalField.source, "\(source.format):\(source.field)")) }
+        if let link { fields.append((JournalField.link, link)) }
+        journal.log(
+            .decisionMade, priority: .info,
+            message: "\(decision.outcome.rawValue) \(decision.page)"
+                + (decision.device.map { " for \($0)" } ?? "") + (dryRun ? " (dry run)" : ""),
+            fields: fields)
+        batchDecisions.append(json)
+        if dryRun || store == nil {
+            recent.append(json)
+        }
+        if !dryRun {
+            writes.append(
+                .decision(
+                    id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
+                    outcome: decision.outcome.rawValue, page: decision.page.description, decision: json))
+        }
+    }
+
+    /// The device's state: from the cache, else the store; `nil` for a device never seen.
+    func loadState(_ device: String) -> DeviceState? {
+        if let state = cache[device] { return state }
+        guard let store else { return nil }
+        let json: JSON?
+        do {
+            json = try store.deviceState(device)
+        } catch {
+            journal.log(
+                .stateStoreError, priority: .error, message: "cannot read state of \(device): \(error)",
+                fields: [(JournalField.device, device), (JournalField.reason, error.description)])
+            return nil
+        }
+        guard let json else { return nil }
+        do {
+            let state = try DeviceState(json: json, graph: config.graph)
+            cacheState(state, for: device)
+            return state
+        } catch {
+            // Saved under an older graph that no longer has these coordinators: start cold, say so.
+            journal.log(
+                .stateStoreError, priority: .warning,
+                message: "saved state of \(device) does not fit the loaded graph (\(error)); starting cold",
+                fields: [(JournalField.device, device), (JournalField.reason, error.description)])
+            return nil
+        }
+    }
+
+    func saveState(_ state: DeviceState, for device: String, now: Timestamp) {
+        cacheState(state, for: device)
+        batchDevices.append(device)
+        writes.append(.state(device: device, state: state.json, updatedMs: now.millisecondsSince1970))
+    }
+
+    private func cacheState(_ state: DeviceState, for device: String) {
+        if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty {
+            cache.removeAll(keepingCapacity: true)
+        }
+        cache[device] = state
+    }
+}

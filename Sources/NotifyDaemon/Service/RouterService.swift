@@ -1,0 +1,322 @@
+import CoordinatorGraph
+import DeepLink
+import Glibc
+import JSON
+import Varlink
+
+/// The loaded config with what is derived from it; replaced whole on reload.
+struct ActiveConfig {
+    let generation: Int
+    let graph: Graph
+    let resolver: Resolver
+    let reader: PayloadReader
+    let warnings: [String]
+
+    init(_ loaded: LoadedConfig, generation: Int) {
+        self.generation = generation
+        graph = loaded.graph
+        resolver = Resolver(graph: loaded.graph)
+        reader = PayloadReader(
+            options: PayloadOptions(linkKeys: loaded.graph.linkKeys, categories: loaded.graph.categories))
+        warnings = loaded.warnings.map(\.description)
+    }
+}
+
+/// The `io.notifyd.Router` methods: routing, device state, history, monitors, stats and reload.
+///
+/// It runs on the event loop's thread only. State changes of a batch of requests are collected in
+/// ``writes`` and committed together by ``commitBatch()`` before any reply of that batch is sent.
+final class RouterService: CallHandler {
+    let settings: Settings
+    let journal: Journal
+    let store: StateStore?
+    let description: ServiceDescription
+    var config: ActiveConfig
+    /// Set once the server exists.
+    weak var server: Server?
+
+    var cache: [String: DeviceState] = [:]
+    var writes: [StoreWrite] = []
+    var batchDevices: [String] = []
+    var batchDecisions: [JSON] = []
+    var recent = RecentDecisions(capacity: 4096)
+    var monitors: [UInt64: ClientConnection] = [:]
+    var stats = Stats()
+    var ids = DecisionIDs()
+    var buckets: [UInt32: TokenBucket] = [:]
+    let startedAt = Sys.monotonicNanoseconds()
+    let ownUID = getuid()
+    /// Called after a reload attempt (the daemon tells systemd).
+    var onReload: ((Result<Int, ConfigProblems>) -> Void)?
+
+    init(settings: Settings, journal: Journal, store: StateStore?, config: LoadedConfig) {
+        self.settings = settings
+        self.journal = journal
+        self.store = store
+        self.config = ActiveConfig(config, generation: 1)
+        self.description = ServiceDescription(
+            vendor: "notifyd", product: "notifyd", version: notifydVersion,
+            url: "https://notifyd.example.org", interfaces: [RouterInterface.interface])
+    }
+
+    // MARK: CallHandler
+
+    func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) {
+        let start = Sys.monotonicNanoseconds()
+        stats.requests += 1
+        defer { stats.latency.record(nanoseconds: Sys.monotonicNanoseconds() &- start) }
+        if let reply = description.reply(toServiceCall: call) {
+            if let error = reply.error { stats.countError(error) }
+            if !call.oneway { outbox.send(reply, to: connection) }
+            return
+        }
+        let result: MethodResult
+        do throws(VarlinkError) {
+            _ = try description.validate(call)
+            result = try dispatch(call, connection: connection)
+        } catch {
+            stats.countError(error.name)
+            if !call.oneway { outbox.send(error.reply, to: connection) }
+            return
+        }
+        guard !call.oneway else { return }
+        switch result {
+        case .reply(let parameters):
+            outbox.send(VarlinkReply(parameters: parameters), to: connection)
+        case .durable(let parameters):
+            outbox.sendDurable(VarlinkReply(parameters: parameters), to: connection) {
+                VarlinkError.stateNotSaved.reply
+            }
+        case .streaming:
+            break
+        }
+    }
+
+    func connectionClosed(_ connection: ClientConnection) {
+        monitors[connection.id] = nil
+    }
+
+    func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {
+        stats.protocolViolations += 1
+        if error.code == .messageTooLarge, let outbox = server?.sharedOutbox {
+            outbox.send(
+                VarlinkError.payloadTooLarge(size: connection.decoder.bufferedByteCount, max: settings.maxMessageBytes)
+                    .reply, to: connection)
+        }
+        journal.log(
+            .payloadRejected, priority: .warning,
+            message: "closing connection of uid \(connection.peer.uid): \(error)",
+            fields: [(JournalField.peerUID, String(connection.peer.uid)), (JournalField.reason, error.description)])
+    }
+
+    func commitBatch() -> Bool {
+        defer {
+            writes.removeAll(keepingCapacity: true)
+            batchDevices.removeAll(keepingCapacity: true)
+            batchDecisions.removeAll(keepingCapacity: true)
+        }
+        var committed = true
+        if let store, !writes.isEmpty {
+            do {
+                try store.commit(writes)
+            } catch {
+                committed = false
+                stats.storeFailures += 1
+                // The cached states of this batch were never saved: forget them so the next request reads the store.
+                for device in batchDevices { cache[device] = nil }
+                journal.log(
+                    .stateStoreError, priority: .error, message: "state not saved: \(error)",
+                    fields: [(JournalField.reason, error.description)])
+            }
+        }
+        if committed {
+            for decision in batchDecisions { broadcast(decision) }
+        }
+        return committed
+    }
+
+    // MARK: dispatch
+
+    enum MethodResult {
+        case reply(JSONObject)
+        /// Sent only once the batch's state is committed.
+        case durable(JSONObject)
+        /// A monitor: replies follow as decisions are made.
+        case streaming
+    }
+
+    private func dispatch(_ call: VarlinkCall, connection: ClientConnection) throws(VarlinkError) -> MethodResult {
+        let p = call.parameters
+        switch call.memberName {
+        case "Route":
+            try checkRate(connection)
+            return try route(payload: p["payload"] ?? .null, parameters: p, connection: connection)
+        case "Resolve":
+            try checkRate(connection)
+            return try resolve(link: p["link"]?.stringValue ?? "", parameters: p, connection: connection)
+        case "FlowFinished":
+            return try flowFinished(
+                device: p["device"]?.stringValue ?? "", coordinator: p["coordinator"]?.stringValue ?? "",
+                connection: connection)
+        case "GetState":
+            return .reply(try getState(device: p["device"]?.stringValue ?? ""))
+        case "SetState":
+            try requirePrivilege(connection)
+            return try setState(device: p["device"]?.stringValue ?? "", state: p["state"] ?? .null)
+        case "ForgetDevice":
+            try requirePrivilege(connection)
+            return try forget(device: p["device"]?.stringValue ?? "")
+        case "GetDecision":
+            return .reply(try getDecision(id: p["id"]?.stringValue ?? ""))
+        case "ListDecisions":
+            return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
+        case "Monitor":
+            guard call.more else { throw VarlinkError.expectedMore }
+            monitors[connection.id] = connection
+            connection.monitorMore = true
+            return .streaming
+        case "GetGraph":
+            return .reply(["graph": config.graph.json])
+        case "GetStats":
+            return .reply(["stats": statsJSON()])
+        case "Reload":
+            try requirePrivilege(connection)
+            return .reply(try reload())
+        default:
+            throw VarlinkError.methodNotImplemented(call.method)
+        }
+    }
+
+    /// Root, the daemon's own uid and the `--allow-uid` list may change state and reload.
+    private func requirePrivilege(_ connection: ClientConnection) throws(VarlinkError) {
+        let uid = connection.peer.uid
+        guard uid == 0 || uid == ownUID || settings.allowedUIDs.contains(uid) else {
+            throw VarlinkError.permissionDenied
+        }
+    }
+
+    private func checkRate(_ connection: ClientConnection) throws(VarlinkError) {
+        guard settings.rateLimitPerUID > 0 else { return }
+        let now = Sys.monotonicNanoseconds()
+        var bucket = buckets[connection.peer.uid] ?? TokenBucket(rate: settings.rateLimitPerUID, now: now)
+        defer { buckets[connection.peer.uid] = bucket }
+        if let wait = bucket.take(now: now) {
+            throw VarlinkError.rateLimited(retryAfterMs: wait)
+        }
+    }
+
+    /// Streams `decision` to every monitor; a monitor that does not keep up is dropped.
+    func broadcast(_ decision: JSON) {
+        guard !monitors.isEmpty, let outbox = server?.sharedOutbox else { return }
+        let reply = VarlinkReply(parameters: ["decision": decision], continues: true)
+        for (id, connection) in monitors {
+            if connection.pendingOutputBytes > settings.maxOutputBytes {
+                monitors[id] = nil
+                stats.monitorsDropped += 1
+                server?.close(connection)
+                continue
+            }
+            outbox.send(reply, to: connection)
+        }
+    }
+
+    // MARK: stats
+
+    func statsJSON() -> JSON {
+        let uptime = Double(Sys.monotonicNanoseconds() &- startedAt) / 1e9
+        var o: JSONObject = [
+            "uptimeSeconds": .double((uptime * 1000).rounded() / 1000),
+            "configGeneration": .int(config.generation),
+            "requests": .int(stats.requests),
+            "decisions": .int(stats.decisions),
+            "outcomes": Stats.object(stats.byOutcome),
+            "formats": Stats.object(stats.byFormat),
+            "errors": Stats.object(stats.errors),
+            "rejectedPayloads": .int(stats.rejectedPayloads),
+            "protocolViolations": .int(stats.protocolViolations),
+            "storeFailures": .int(stats.storeFailures),
+            "monitors": .int(monitors.count),
+            "monitorsDropped": .int(stats.monitorsDropped),
+            "journalDropped": .int(journal.droppedCount),
+            "latencyMicroseconds": [
+                "p50": .double(Double(stats.latency.percentile(0.50)) / 1000),
+                "p90": .double(Double(stats.latency.percentile(0.90)) / 1000),
+                "p99": .double(Double(stats.latency.percentile(0.99)) / 1000),
+                "max": .double(Double(stats.latency.maxNanoseconds) / 1000),
+            ],
+            "residentBytes": .int(Sys.residentSetBytes()),
+            "openFileDescriptors": .int(Sys.openFileDescriptorCount()),
+            "cachedDevices": .int(cache.count),
+        ]
+        if let server {
+            o["connections"] = [
+                "open": .int(server.connectionCount), "accepted": .int(server.acceptedTotal),
+                "refused": .int(server.refusedTotal), "dropped": .int(server.droppedTotal),
+            ]
+        }
+        if let store, let counts = try? store.counts() {
+            o["store"] = [
+                "devices": .int(counts.devices), "pendingLinks": .int(counts.pendingLinks),
+                "decisions": .int(counts.decisions),
+            ]
+        }
+        return .object(o)
+    }
+}
+
+/// The daemon's version, reported by `GetInfo`.
+let notifydVersion = "0.1.0"
+
+/// A per-uid token bucket: `rate` requests per second, bursts up to one second's worth.
+struct TokenBucket {
+    let rate: Int
+    var tokens: Double
+    var last: UInt64
+
+    init(rate: Int, now: UInt64) {
+        self.rate = rate
+        tokens = Double(rate)
+        last = now
+    }
+
+    /// Takes a token; returns the milliseconds to wait when there is none.
+    mutating func take(now: UInt64) -> Int? {
+        tokens = min(Double(rate), tokens + Double(now &- last) / 1e9 * Double(rate))
+        last = now
+        if tokens >= 1 {
+            tokens -= 1
+            return nil
+        }
+        return max(1, Int(((1 - tokens) / Double(rate) * 1000).rounded(.up)))
+    }
+}
+
+/// The latest decisions in memory (dry runs, and everything when there is no state directory).
+struct RecentDecisions {
+    let capacity: Int
+    private var items: [JSON] = []
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func append(_ decision: JSON) {
+        if items.count < capacity {
+            items.append(decision)
+        } else {
+            items[next] = decision
+        }
+        next = (next + 1) % capacity
+    }
+
+    /// Newest first.
+    func newestFirst() -> [JSON] {
+        guard items.count == capacity else { return items.reversed() }
+        return Array(items[..<next].reversed()) + Array(items[next...].reversed())
+    }
+
+    func find(id: String) -> JSON? {
+        items.first { $0["id"]?.stringValue == id }
+    }
+}

@@ -1,0 +1,132 @@
+import JSON
+
+/// One change to the state store; a batch of them commits as one transaction.
+public enum StoreWrite: Sendable, Hashable {
+    /// Replaces a device's navigation state (a DeviceState JSON object); `nil` deletes it.
+    ///
+    /// A `pending` object inside the state is indexed by its `expiresAt` (RFC 3339) so expired
+    /// pending links can be listed and pruned without reading every state.
+    case state(device: String, state: JSON?, updatedMs: Int64)
+    /// Records a routing decision in the history (DESIGN §3). A decision whose id is already
+    /// stored is ignored: a recorded decision is never rewritten.
+    case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: String?, decision: JSON)
+    /// Deletes a device's navigation state and pending link; its past decisions stay in the
+    /// bounded history.
+    case forget(device: String)
+}
+
+/// How many rows the store holds, for `GetStats`.
+public struct StoreCounts: Sendable, Hashable {
+    /// Devices with a stored navigation state.
+    public var devices: Int
+    /// Devices whose state holds a pending link.
+    public var pendingLinks: Int
+    /// Decisions in the history.
+    public var decisions: Int
+
+    /// Counts as given.
+    public init(devices: Int, pendingLinks: Int, decisions: Int) {
+        self.devices = devices
+        self.pendingLinks = pendingLinks
+        self.decisions = decisions
+    }
+}
+
+/// A device whose state holds a pending link, and when that link expires.
+public struct PendingLink: Sendable, Hashable {
+    /// The device id.
+    public var device: String
+    /// Expiry in milliseconds since the Unix epoch (`Int64.max` when the state's
+    /// `expiresAt` could not be read).
+    public var expiresMs: Int64
+
+    /// A pending link as given.
+    public init(device: String, expiresMs: Int64) {
+        self.device = device
+        self.expiresMs = expiresMs
+    }
+}
+
+/// Why the state store could not open, read or write its database, where, and how to fix it.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, machine-readable.
+    public enum Code: String, Sendable, Hashable {
+        /// The state directory does not exist or is not a directory.
+        case directoryMissing
+        /// The directory or the database file cannot be written (permissions, read-only file system).
+        case readOnly
+        /// The database file cannot be read (permissions).
+        case unreadable
+        /// SQLite could not open the file for another reason.
+        case cannotOpen
+        /// The file is not an SQLite database (or its header is destroyed).
+        case notADatabase
+        /// The database is damaged, or holds a value that is not the JSON notifyd wrote.
+        case corrupt
+        /// The schema was written by a newer notifyd.
+        case schemaTooNew
+        /// Another process holds the database locked.
+        case busy
+        /// The disk or quota is full.
+        case diskFull
+        /// The operating system reported an I/O error.
+        case ioError
+        /// A state or decision is larger than the store accepts.
+        case tooLarge
+        /// Any other SQLite failure.
+        case sqlite
+    }
+
+    /// The kind of problem.
+    public let code: Code
+    /// SQLite's extended result code, or 0 when the problem was found before SQLite was asked.
+    public let sqliteCode: Int32
+    /// What failed, with SQLite's own message where there is one.
+    public let message: String
+    /// The database file (or the directory) concerned.
+    public let path: String
+
+    /// An error as given.
+    public init(code: Code, sqliteCode: Int32 = 0, message: String, path: String) {
+        self.code = code
+        self.sqliteCode = sqliteCode
+        self.message = message
+        self.path = path
+    }
+
+    /// What the operator should do about it.
+    public var remedy: String {
+        switch code {
+        case .directoryMissing:
+            return "create the directory (systemd does so with StateDirectory=) or pass another --state-dir"
+        case .readOnly:
+            return "notifyd needs write access to the state directory and the database in it; "
+                + "fix ownership and mode, or pass a writable --state-dir"
+        case .unreadable:
+            return "notifyd needs read and write access to the database; fix its ownership and mode"
+        case .cannotOpen:
+            return "check that the path is a regular file on a local file system and that its directory is writable"
+        case .notADatabase, .corrupt:
+            return "stop notifyd and move the file (with its -wal and -shm companions) aside; try "
+                + "`sqlite3 FILE .recover` on the copy; notifyd then starts with empty state. "
+                + "notifyd never deletes or recreates the file by itself"
+        case .schemaTooNew:
+            return "this database was written by a newer notifyd: run that version, or pass another --state-dir"
+        case .busy:
+            return "another process holds the database; is a second notifyd using the same --state-dir?"
+        case .diskFull:
+            return "free space on the file system that holds the state directory"
+        case .ioError:
+            return "check the file system and the kernel log for errors on the device"
+        case .tooLarge:
+            return "the batch was not stored; a state or decision exceeded the store's bound on one value"
+        case .sqlite:
+            return "see SQLite's message; if it persists, move the database aside"
+        }
+    }
+
+    public var description: String {
+        let code = sqliteCode == 0 ? "" : " (SQLite code \(sqliteCode))"
+        return "state store \(path): \(message)\(code): \(remedy)"
+    }
+}

@@ -1,0 +1,95 @@
+internal import CSystemd
+import Glibc
+
+/// The service manager and journal interfaces of libsystemd, each call wrapped once.
+///
+/// Every function works, and does nothing harmful, when notifyd runs outside systemd: no sockets
+/// passed, no `NOTIFY_SOCKET`, no watchdog, no journal. The variadic `sd_journal_send` and
+/// `sd_notifyf` cannot be called from Swift; their vector and plain forms are used instead.
+public enum Systemd {
+    /// Where journald listens for native-protocol entries.
+    public static let journalSocketPath = "/run/systemd/journal/socket"
+
+    /// The sockets passed by socket activation, with their `FileDescriptorName=` (or `unknown`).
+    ///
+    /// Reads `LISTEN_PID`/`LISTEN_FDS`/`LISTEN_FDNAMES`, then unsets them so child processes do not
+    /// inherit them; the descriptors are marked close-on-exec. Empty when notifyd was not socket
+    /// activated, or when the variables are malformed.
+    public static func listenFileDescriptors() -> [(fd: Int32, name: String)] {
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let count = sd_listen_fds_with_names(1, &names)
+        defer {
+            if let names {
+                for i in 0..<Int(max(count, 0)) { free(names[i]) }
+                free(names)
+            }
+        }
+        guard count > 0 else { return [] }
+        return (0..<count).map { i in
+            let name = names?[Int(i)].map { String(cString: $0) } ?? "unknown"
+            return (fd: SD_LISTEN_FDS_START + i, name: name)
+        }
+    }
+
+    /// True when `fd` is a listening `AF_UNIX` stream socket.
+    public static func isUnixStreamListener(_ fd: Int32) -> Bool {
+        sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+    }
+
+    /// Sends a state change to the service manager: `READY=1`, `RELOADING=1`, `STOPPING=1`,
+    /// `WATCHDOG=1`, `STATUS=…` (several separated by newlines).
+    ///
+    /// - Returns: `true` when delivered; `false` when `NOTIFY_SOCKET` is unset (not under systemd,
+    ///   a no-op) or sending failed.
+    @discardableResult
+    public static func notify(_ state: String) -> Bool {
+        sd_notify(0, state) > 0
+    }
+
+    /// The watchdog interval systemd expects pings within (`WatchdogSec=`), in microseconds, or
+    /// `nil` when the watchdog is off for this process. Ping at half this interval.
+    public static func watchdogIntervalMicroseconds() -> UInt64? {
+        var usec: UInt64 = 0
+        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+        return usec
+    }
+
+    /// True when journald is reachable: stderr is a journal stream (`JOURNAL_STREAM`) or the native
+    /// socket exists.
+    public static func journalAvailable() -> Bool {
+        if getenv("JOURNAL_STREAM") != nil { return true }
+        var info = stat()
+        return stat(journalSocketPath, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// Sends one journal entry through `sd_journal_sendv_with_location`.
+    ///
+    /// Each element of `fields` is one `NAME=value` field (values may hold any bytes; libsystemd
+    /// encodes newlines safely). The location becomes `CODE_FILE`, `CODE_LINE` and `CODE_FUNC`.
+    ///
+    /// - Returns: 0 on success, or a negative errno (`-EINVAL` for a malformed field or no fields,
+    ///   `-ENOENT`/`-ECONNREFUSED` when journald is not running).
+    @discardableResult
+    public static func sendJournal(fields: [String], file: String, line: Int, function: String) -> Int32 {
+        guard !fields.isEmpty else { return -EINVAL }
+        var bytes: [UInt8] = []
+        var spans: [(offset: Int, count: Int)] = []
+        spans.reserveCapacity(fields.count)
+        for field in fields {
+            spans.append((bytes.count, field.utf8.count))
+            bytes.append(contentsOf: field.utf8)
+        }
+        bytes.append(0)  // never empty, so the base address below exists
+        // sd_journal_sendv_with_location wants the whole "CODE_FILE=…" and "CODE_LINE=…" fields (as its
+        // macro builds them from __FILE__ and __LINE__) and a bare function name it prefixes itself.
+        let codeFile = "CODE_FILE=" + file
+        let codeLine = "CODE_LINE=\(line)"
+        return bytes.withUnsafeMutableBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return -EINVAL }
+            let vectors = spans.map { iovec(iov_base: base + $0.offset, iov_len: $0.count) }
+            return vectors.withUnsafeBufferPointer { iov in
+                sd_journal_sendv_with_location(codeFile, codeLine, function, iov.baseAddress, Int32(iov.count))
+            }
+        }
+    }
+}

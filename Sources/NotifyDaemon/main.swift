@@ -1,1 +1,0 @@
-print("notifyd: not yet")

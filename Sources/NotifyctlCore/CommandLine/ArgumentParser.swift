@@ -1,0 +1,191 @@
+/// What a command line asks for.
+public enum ParseOutcome: Sendable {
+    /// Run a command.
+    case run(Invocation)
+    /// Print help: the overview when `nil`, else the command's.
+    case help(Command?)
+    /// Print the version.
+    case version
+}
+
+/// Parses `notifyctl [OPTIONS] COMMAND [OPTIONS] [ARGUMENTS]` against a command table.
+///
+/// - Options are long (`--device D`, `--device=D`, `--json`); `-h` is `--help`. They may come before or after
+///   the command name and between arguments; before it only ``OptionSpec/common`` are known (checked against the
+///   command once it is). A repeated option keeps its last value.
+/// - `--` ends the options; `-` is an argument (standard input).
+/// - `notifyctl help [COMMAND]` is `notifyctl [COMMAND] --help`.
+///
+/// Every mistake is a ``NotifyctlError`` of kind usage that says what was wrong and suggests a near name.
+public struct ArgumentParser: Sendable {
+    /// The commands recognized.
+    public let commands: [Command]
+
+    /// A parser for `commands`.
+    public init(commands: [Command]) {
+        self.commands = commands
+    }
+
+    /// The command named `name`, if any.
+    public func command(named name: String) -> Command? {
+        commands.first { $0.name == name }
+    }
+
+    /// Parses the arguments after the program name.
+    public func parse(_ arguments: [String]) throws(NotifyctlError) -> ParseOutcome {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var positionals: [String] = []
+        var command: Command?
+        var wantsHelp = false
+        var optionsEnded = false
+        var index = 0
+
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            if optionsEnded || token == "-" || !token.hasPrefix("-") {
+                if command != nil {
+                    positionals.append(token)
+                } else if token == "help" && !optionsEnded {
+                    return try helpOutcome(Array(arguments[index...]))
+                } else {
+                    command = try lookUpCommand(token)
+                }
+                continue
+            }
+            if token == "--" {
+                optionsEnded = true
+                continue
+            }
+            if token == "-h" || token == "--help" {
+                wantsHelp = true
+                continue
+            }
+            if token == "--version" && command == nil {
+                return .version
+            }
+            guard token.hasPrefix("--") else {
+                throw .usage(
+                    "unknown option '\(token)'; options are long, e.g. '--device D' (see --help)",
+                    command: command?.name)
+            }
+            let (name, attached) = Self.split(token)
+            let known = command?.acceptedOptions ?? OptionSpec.common
+            guard let option = known.first(where: { $0.name == name }) else {
+                throw unknownOption(name, known: known, command: command)
+            }
+            if option.isFlag {
+                if attached != nil {
+                    throw .usage("'--\(name)' is a flag and takes no value", command: command?.name)
+                }
+                flags.insert(name)
+                continue
+            }
+            let value: String
+            if let attached {
+                value = attached
+            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw .usage(
+                    "'--\(name)' needs a value: \(option.usage)", command: command?.name)
+            }
+            if let problem = option.problem(with: value) {
+                throw .usage(problem, command: command?.name)
+            }
+            values[name] = value
+        }
+
+        if wantsHelp { return .help(command) }
+        guard let command else {
+            throw .usage("no command given; 'notifyctl --help' lists the commands")
+        }
+        for name in flags.union(values.keys) where command.option(named: name) == nil {
+            throw .usage("'\(command.name)' does not take '--\(name)'", command: command.name)
+        }
+        try checkCount(positionals, for: command)
+        return .run(Invocation(command: command, arguments: positionals, values: values, flags: flags))
+    }
+
+    // MARK: - Pieces
+
+    /// `notifyctl help`, `notifyctl help send`.
+    func helpOutcome(_ rest: [String]) throws(NotifyctlError) -> ParseOutcome {
+        guard let name = rest.first(where: { !$0.hasPrefix("-") }) else { return .help(nil) }
+        return .help(try lookUpCommand(name))
+    }
+
+    func lookUpCommand(_ name: String) throws(NotifyctlError) -> Command {
+        if let command = command(named: name) { return command }
+        var message = "unknown command '\(name)'"
+        if let near = Self.nearest(to: name, among: commands.map(\.name)) {
+            message += "; did you mean '\(near)'?"
+        } else {
+            message += "; 'notifyctl --help' lists the commands"
+        }
+        throw .usage(message)
+    }
+
+    func unknownOption(_ name: String, known: [OptionSpec], command: Command?) -> NotifyctlError {
+        var message = "unknown option '--\(name)'"
+        if let command { message += " for '\(command.name)'" }
+        if let near = Self.nearest(to: name, among: known.map(\.name)) {
+            message += "; did you mean '--\(near)'?"
+        } else if command == nil, let owner = commands.first(where: { $0.option(named: name) != nil }) {
+            message += "; give it after the command, e.g. 'notifyctl \(owner.name) --\(name)'"
+        }
+        return .usage(message, command: command?.name)
+    }
+
+    func checkCount(_ positionals: [String], for command: Command) throws(NotifyctlError) {
+        let required = command.arguments.filter { !$0.isOptional }
+        if positionals.count < required.count {
+            let missing = required[positionals.count...].map(\.name).joined(separator: " ")
+            throw .usage("'\(command.name)' needs \(missing)", command: command.name)
+        }
+        if positionals.count > command.arguments.count {
+            let extra = positionals[command.arguments.count...].map { "'\($0)'" }.joined(separator: ", ")
+            let expects = command.arguments.isEmpty ? "no arguments" : command.argumentsUsage
+            throw .usage(
+                "unexpected argument \(extra); '\(command.name)' takes \(expects)", command: command.name)
+        }
+    }
+
+    /// `--name=value` → (`name`, `value`); `--name` → (`name`, nil).
+    static func split(_ token: String) -> (String, String?) {
+        let body = token.dropFirst(2)
+        guard let equals = body.firstIndex(of: "=") else { return (String(body), nil) }
+        return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+    }
+
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    static func nearest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let limit = max(1, min(3, (word.count + 1) / 3))
+        return best.1 <= limit ? best.0 : nil
+    }
+
+    /// Edit distance between two short words, counting a swap of neighbours as one edit (`sned` → `send`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

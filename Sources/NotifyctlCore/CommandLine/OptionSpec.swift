@@ -1,0 +1,83 @@
+/// One `--option` a command accepts: a flag, or an option with a value that the parser checks.
+public struct OptionSpec: Sendable, Hashable {
+    /// What the option takes.
+    public enum Value: Sendable, Hashable {
+        /// A flag: present or not; `--flag=value` is a usage error.
+        case none
+        /// Any text, shown in usage as `placeholder` (`--device D`).
+        case text(placeholder: String)
+        /// A whole number of at least `minimum`.
+        case integer(placeholder: String, minimum: Int)
+        /// One of `choices`.
+        case choice(placeholder: String, choices: [String])
+    }
+
+    /// The long name without dashes: `device` for `--device`.
+    public let name: String
+    /// What the option takes.
+    public let value: Value
+    /// One line for `--help`.
+    public let help: String
+
+    /// An option from its parts.
+    public init(_ name: String, value: Value = .none, help: String) {
+        self.name = name
+        self.value = value
+        self.help = help
+    }
+
+    /// True for a flag.
+    public var isFlag: Bool { value == .none }
+
+    /// The value's placeholder in usage lines (`D`, `N`, `F`), nil for a flag.
+    public var placeholder: String? {
+        switch value {
+        case .none: return nil
+        case .text(let placeholder), .integer(let placeholder, _), .choice(let placeholder, _): return placeholder
+        }
+    }
+
+    /// `--device D` or `--json`.
+    public var usage: String {
+        placeholder.map { "--\(name) \($0)" } ?? "--\(name)"
+    }
+
+    /// Checks `text` against the option's kind; returns why it does not fit, or nil.
+    func problem(with text: String) -> String? {
+        switch value {
+        case .none, .text:
+            return nil
+        case .integer(_, let minimum):
+            guard let number = Int(text), number >= minimum else {
+                return "'--\(name)' expects a whole number of at least \(minimum), not '\(text)'"
+            }
+            return nil
+        case .choice(_, let choices):
+            guard choices.contains(text) else {
+                return "'--\(name)' expects one of " + choices.joined(separator: ", ") + ", not '\(text)'"
+            }
+            return nil
+        }
+    }
+}
+
+extension OptionSpec {
+    /// `--socket PATH`: the daemon's socket; accepted by every command.
+    public static let socket = OptionSpec(
+        "socket", value: .text(placeholder: "PATH"),
+        help: "The daemon's socket (default: $NOTIFYD_SOCKET if set, else \(Notifyctl.defaultSocketPath))")
+    /// `--json`: print the reply as JSON; accepted by every command.
+    public static let json = OptionSpec("json", help: "Print the reply as JSON instead of text")
+    /// `--help`: print the command's help; accepted by every command.
+    public static let help = OptionSpec("help", help: "Show this help")
+    /// `--device D`: the device a request is for.
+    public static let device = OptionSpec(
+        "device", value: .text(placeholder: "D"), help: "The device: steps start from its state, which is updated")
+    /// `--dry-run`: decide without changing the device's state or the history.
+    public static let dryRun = OptionSpec("dry-run", help: "Decide without changing the device's state")
+
+    /// The options every command accepts, whether given before or after the command name.
+    public static let global: [OptionSpec] = [.socket, .json, .help]
+    /// The options accepted before the command name (checked against the command once it is known).
+    public static let common: [OptionSpec] = global + [.device, .dryRun]
+}

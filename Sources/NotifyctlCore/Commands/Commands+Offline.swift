@@ -1,0 +1,53 @@
+import CoordinatorGraph
+import JSON
+
+/// The commands that need no daemon: `validate` (and `resolve`/`explain`/`send` with `--offline`, in
+/// `Commands+Routing`).
+extension Command {
+    /// `validate CONFIG`: every finding of a config, compiler-style; exit 1 when there are errors.
+    public static let validate = Command(
+        name: "validate", summary: "Check a config file and print every problem as file:line:column",
+        arguments: [ArgumentSpec("CONFIG", help: "The config file (YAML or JSON), e.g. config/shop.yaml")],
+        discussion: "Every error and warning is reported at once, in file order:\n"
+            + "  shop.yaml:42:7: error: unknown key 'kinds'; expected one of … [unknown-key]\n"
+            + "Exit status 1 when there is an error; warnings alone leave it 0.",
+        group: .offline
+    ) { invocation, context throws(NotifyctlError) in
+        let path = invocation.arguments[0]
+        let bytes = try context.files.read(path)
+        let findings: [ConfigFinding]
+        let graph: Graph?
+        switch ConfigLoader.load(bytes, file: path) {
+        case .success(let loaded):
+            findings = loaded.warnings
+            graph = loaded.graph
+        case .failure(let error):
+            findings = error.findings
+            graph = nil
+        }
+        if invocation.wantsJSON {
+            context.print(FindingPrinter.json(findings, file: path, graph: graph).prettyPrinted() + "\n")
+        } else {
+            context.print(FindingPrinter(style: context.style).render(findings, file: path, graph: graph))
+        }
+        return graph == nil ? .failure : .success
+    }
+}
+
+/// Loads a config for the offline commands.
+enum OfflineConfig {
+    /// The loaded config at `path`; a rejected one is an error listing every finding.
+    static func load(_ path: String, context: CommandContext) throws(NotifyctlError) -> LoadedConfig {
+        let bytes = try context.files.read(path)
+        switch ConfigLoader.load(bytes, file: path) {
+        case .success(let loaded):
+            return loaded
+        case .failure(let error):
+            let count = error.errors.count
+            throw .failure(
+                "\(SafeText.clean(path)): the config has \(count) error\(count == 1 ? "" : "s")",
+                details: error.errors.map { SafeText.clean($0.description) },
+                notes: ["'notifyctl validate \(path)' lists every finding"])
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import CoordinatorGraph
+import JSON
+import Varlink
+
+/// The commands that ask the daemon about its history, devices and itself (routing is in `Commands+Routing`).
+extension Command {
+    /// `decision ID`: one decision from the history (`GetDecision`).
+    public static let decision = Command(
+        name: "decision", summary: "Show one decision from the history",
+        arguments: [ArgumentSpec("ID", help: "The decision's id, as printed by send, history or monitor")],
+        group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let reply = try context.call(invocation, "GetDecision", ["id": .string(invocation.arguments[0])])
+        try context.printDecisionReply(reply, invocation)
+        return .success
+    }
+
+    /// `history [--device D] [--limit N]`: the latest decisions, newest first (`ListDecisions`).
+    public static let history = Command(
+        name: "history", summary: "List the latest decisions, newest first",
+        options: [
+            OptionSpec("device", value: .text(placeholder: "D"), help: "Only the decisions for this device"),
+            .limit,
+        ],
+        group: .daemon, synopsis: "history [--device D] [--limit N]"
+    ) { invocation, context throws(NotifyctlError) in
+        var parameters: JSONObject = [:]
+        if let device = invocation.value(.device) { parameters["device"] = .string(device) }
+        if let limit = invocation.integer(.limit) { parameters["limit"] = .int(limit) }
+        let reply = try context.call(invocation, "ListDecisions", parameters)
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        var decisions: [Decision] = []
+        for item in reply["decisions"]?.arrayValue ?? [] { decisions.append(try DecisionPrinter.decode(item)) }
+        if decisions.isEmpty {
+            let scope = invocation.value(.device).map { " for device '\(SafeText.clean($0))'" } ?? ""
+            context.print("no decisions\(scope)\n")
+        } else {
+            context.print(DecisionPrinter(style: context.style).renderList(decisions))
+        }
+        return .success
+    }
+
+    /// `state DEVICE`: a device's navigation state (`GetState`).
+    public static let state = Command(
+        name: "state", summary: "Show a device's navigation state",
+        arguments: [ArgumentSpec("DEVICE", help: "The device's name")],
+        group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let device = invocation.arguments[0]
+        let reply = try context.call(invocation, "GetState", ["device": .string(device)])
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        guard let state = reply["state"], !state.isNull else {
+            context.print(
+                "device '\(SafeText.clean(device))' has no state: notifyd has not seen it, "
+                    + "so its next decision starts from a cold start\n")
+            return .success
+        }
+        context.print(ReplyPrinter(style: context.style).state(state, device: device))
+        return .success
+    }
+
+    /// `finish DEVICE COORDINATOR`: a presented flow finished; its pending page may resume (`FlowFinished`).
+    public static let finish = Command(
+        name: "finish", summary: "Tell notifyd a presented flow finished; its pending page resumes",
+        arguments: [
+            ArgumentSpec("DEVICE", help: "The device's name"),
+            ArgumentSpec("COORDINATOR", help: "The flow or modal that finished, e.g. login"),
+        ],
+        discussion: "The coordinator's condition (e.g. session) becomes satisfied on the device. When a page was\n"
+            + "waiting behind it, the reply is the resumed decision; then the device's new state.",
+        group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let device = invocation.arguments[0]
+        let reply = try context.call(
+            invocation, "FlowFinished",
+            ["device": .string(device), "coordinator": .string(invocation.arguments[1])])
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        if let resumed = reply["resumed"], !resumed.isNull {
+            context.print(DecisionPrinter(style: context.style).render(try DecisionPrinter.decode(resumed)))
+        } else {
+            var line = "no pending page resumed"
+            if let dropped = reply["dropped"]?.stringValue { line += ": " + SafeText.clean(dropped) }
+            context.print(line + "\n")
+        }
+        if let state = reply["state"], !state.isNull {
+            context.print("\n" + ReplyPrinter(style: context.style).state(state, device: device))
+        }
+        return .success
+    }
+
+    /// `monitor`: every new decision as it is made, until interrupted (`Monitor` with `more`).
+    public static let monitor = Command(
+        name: "monitor", summary: "Print every new decision as it is made, until interrupted",
+        discussion: "With --json each decision is printed as one line of JSON, so the stream can be read\n"
+            + "line by line (jq, while read).",
+        group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let socket = invocation.socketPath(environment: context.environment)
+        if context.terminal.errorIsTerminal {
+            context.errors.write("notifyctl: monitoring decisions of notifyd at \(socket); Ctrl-C stops\n")
+        }
+        let printer = DecisionPrinter(style: context.style)
+        var failure: NotifyctlError?
+        try context.withRouter(invocation, streaming: true) { router throws(VarlinkClientError) in
+            try router.stream(RouterInterface.method("Monitor"), parameters: [:]) { reply in
+                if invocation.wantsJSON {
+                    context.print(JSON.object(reply).serialized + "\n")
+                    return true
+                }
+                do throws(NotifyctlError) {
+                    context.print(printer.render(try DecisionPrinter.decode(reply["decision"] ?? .null)) + "\n")
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+        }
+        if let failure { throw failure }
+        return .success
+    }
+
+    /// `stats`: counters and latency percentiles (`GetStats`).
+    public static let stats = Command(
+        name: "stats", summary: "Show the daemon's counters and latency percentiles", group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let reply = try context.call(invocation, "GetStats", [:])
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        context.print(ReplyPrinter(style: context.style).object(reply["stats"]?.objectValue ?? reply))
+        return .success
+    }
+
+    /// `reload`: reload the configuration; on error the loaded one stays (`Reload`).
+    public static let reload = Command(
+        name: "reload", summary: "Reload the daemon's configuration (the old one stays on error)",
+        discussion: "Needs root, notifyd's own user or an allowed uid. When the new configuration is rejected,\n"
+            + "every problem is printed and the daemon keeps the configuration it has.",
+        group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let reply = try context.call(invocation, "Reload", [:])
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        context.print(ReplyPrinter(style: context.style).reload(reply))
+        return .success
+    }
+
+    /// `info`: the daemon's product, version and interfaces (`org.varlink.service.GetInfo`).
+    public static let info = Command(
+        name: "info", summary: "Show the daemon's version and interfaces", group: .daemon
+    ) { invocation, context throws(NotifyctlError) in
+        let reply = try context.call(invocation, VarlinkError.serviceInterface + ".GetInfo", [:], qualified: true)
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        let socket = invocation.socketPath(environment: context.environment)
+        context.print(ReplyPrinter(style: context.style).info(reply, socketPath: socket))
+        return .success
+    }
+}
+
+extension OptionSpec {
+    /// `--limit N`: at most N entries.
+    public static let limit = OptionSpec(
+        "limit", value: .integer(placeholder: "N", minimum: 1), help: "At most N decisions (the daemon's default: all it keeps)")
+}
+
+extension CommandContext {
+    /// Connects to the daemon named by the invocation and runs `body`; failures become notifyctl errors that name
+    /// the socket.
+    func withRouter<T>(
+        _ invocation: Invocation, streaming: Bool = false,
+        _ body: (any RouterConnection) throws(VarlinkClientError) -> T
+    ) throws(NotifyctlError) -> T {
+        let socket = invocation.socketPath(environment: environment)
+        do throws(VarlinkClientError) {
+            let router = try connector.connect(socketPath: socket, streaming: streaming)
+            return try body(router)
+        } catch {
+            throw ErrorPrinter.error(for: error, socketPath: socket)
+        }
+    }
+
+    /// Calls `method` (a member of `io.notifyd.Router`, or a qualified name) and returns the reply's parameters.
+    func call(
+        _ invocation: Invocation, _ method: String, _ parameters: JSONObject, qualified: Bool = false
+    ) throws(NotifyctlError) -> JSONObject {
+        let name = qualified ? method : RouterInterface.method(method)
+        return try withRouter(invocation) { router throws(VarlinkClientError) in
+            try router.call(name, parameters: parameters)
+        }
+    }
+
+    /// Prints a reply as indented JSON.
+    func printJSON(_ reply: JSONObject) -> ExitStatus {
+        print(JSON.object(reply).prettyPrinted() + "\n")
+        return .success
+    }
+
+    /// Prints a `{"decision": …}` reply: JSON with `--json`, else the decision's tree.
+    func printDecisionReply(_ reply: JSONObject, _ invocation: Invocation) throws(NotifyctlError) {
+        if invocation.wantsJSON {
+            _ = printJSON(reply)
+            return
+        }
+        let decision = try DecisionPrinter.decode(reply["decision"] ?? .null)
+        print(DecisionPrinter(style: style).render(decision))
+    }
+}

@@ -1,0 +1,87 @@
+import CoordinatorGraph
+import DeepLink
+import JSON
+import Varlink
+
+/// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start).
+///
+/// The same pipeline as the daemon: the payload is read with the graph's link keys and categories, the page is
+/// chosen with ``Graph/target(for:explain:)``, and it is resolved with no device state. Failures are the error
+/// replies the daemon would send (`InvalidPayload`, `NoRoute`, `UnknownPage`), so they print the same way.
+public struct OfflineRouter: Sendable {
+    /// The graph decided against.
+    public let graph: Graph
+    let resolver: Resolver
+
+    /// A router for `graph`.
+    public init(graph: Graph) {
+        self.graph = graph
+        self.resolver = Resolver(graph: graph)
+    }
+
+    /// The decision for a notification payload; `format` forces the payload format.
+    public func route(
+        _ payload: JSONObject, format: PayloadFormat? = nil, explain: Bool, id: String, now: Timestamp
+    ) throws(OfflineRouteError) -> (decision: Decision, warnings: [PayloadWarning]) {
+        let options = PayloadOptions(linkKeys: graph.linkKeys, categories: graph.categories, format: format)
+        let reading: PayloadReading
+        do throws(PayloadError) {
+            reading = try PayloadReader(options: options).read(.object(payload))
+        } catch {
+            throw OfflineRouteError(.invalidPayload(reason: error.reason, field: error.path))
+        }
+        let decision = try decide(reading.candidates, reportSource: true, explain: explain, id: id, now: now)
+        return (decision, reading.warnings)
+    }
+
+    /// The decision for a link, as `Resolve` gives it (no source).
+    public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision {
+        let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
+        return try decide([candidate], reportSource: false, explain: explain, id: id, now: now)
+    }
+
+    func decide(
+        _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, id: String, now: Timestamp
+    ) throws(OfflineRouteError) -> Decision {
+        let target: RoutingTarget
+        switch graph.target(for: candidates, explain: explain) {
+        case .success(let found): target = found
+        case .failure(let error): throw OfflineRouteError(.noRoute(link: error.link), reasons: error.reasons)
+        }
+        let metadata = DecisionMetadata(id: id, device: nil, source: reportSource ? target.source : nil)
+        let resolution: Resolution
+        do throws(ResolveError) {
+            resolution = try resolver.resolve(
+                target.page, state: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+        } catch {
+            let reply: VarlinkError =
+                error.code == .unknownPage
+                ? .unknownPage(error.subject) : .noRoute(link: candidates.first?.link ?? target.page.description)
+            throw OfflineRouteError(reply, reasons: [error.message])
+        }
+        var decision = resolution.decision
+        if explain { decision.trace = target.trace + (decision.trace ?? []) }
+        return decision
+    }
+}
+
+/// Why an offline decision failed: the error reply the daemon would send, and the reasons behind it.
+public struct OfflineRouteError: Error, Sendable, Hashable {
+    /// The daemon's error for the same request.
+    public let reply: VarlinkError
+    /// Why each candidate was rejected, or what the resolver said.
+    public let reasons: [String]
+
+    /// An error from its parts.
+    public init(_ reply: VarlinkError, reasons: [String] = []) {
+        self.reply = reply
+        self.reasons = reasons
+    }
+
+    /// The error as notifyctl prints it: the reply, with the reasons as detail lines.
+    public var notifyctlError: NotifyctlError {
+        let printed = ErrorPrinter.error(for: reply)
+        return .failure(
+            printed.message, details: printed.details + reasons.map(SafeText.clean), notes: printed.notes)
+    }
+}

@@ -1,0 +1,139 @@
+import JSON
+
+/// A method call as sent by a varlink client.
+///
+/// On the wire: `{"method": "io.notifyd.Router.Route", "parameters": {...}, "oneway": false,
+/// "more": false, "upgrade": false}` followed by a NUL byte. Only `method` is required.
+public struct VarlinkCall: Sendable, Hashable {
+    /// The fully qualified method, `reverse.domain.Interface.Method`.
+    public var method: String
+    /// The call's parameters; an absent `parameters` key reads as an empty object.
+    public var parameters: JSONObject
+    /// The client wants no reply.
+    public var oneway: Bool
+    /// The client accepts several replies, each but the last with `continues: true`.
+    public var more: Bool
+    /// The client asks to leave varlink for a custom protocol after the reply.
+    public var upgrade: Bool
+
+    /// A call of `method` with `parameters`.
+    public init(
+        method: String, parameters: JSONObject = [:], oneway: Bool = false, more: Bool = false,
+        upgrade: Bool = false
+    ) {
+        self.method = method
+        self.parameters = parameters
+        self.oneway = oneway
+        self.more = more
+        self.upgrade = upgrade
+    }
+
+    /// The interface part of ``method``: `io.notifyd.Router` for `io.notifyd.Router.Route`.
+    public var interface: Substring {
+        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return method[...] }
+        return method[..<dot]
+    }
+
+    /// The member part of ``method``: `Route` for `io.notifyd.Router.Route`.
+    public var memberName: Substring {
+        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return method[...] }
+        return method[method.utf8.index(after: dot)...]
+    }
+}
+
+// MARK: - Decoding
+
+extension VarlinkCall {
+    /// Parses and validates a call from one frame (the message without its NUL byte).
+    ///
+    /// The frame must be a JSON object nested at most `maxDepth` levels, with no keys other than
+    /// `method`, `parameters`, `oneway`, `more` and `upgrade`; `method` must be a string of the
+    /// form `reverse.domain.Interface.Method`, `parameters` an object, and the flags Booleans.
+    ///
+    /// - Throws: ``VarlinkProtocolError`` naming the first violation.
+    public init(frame: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) throws(VarlinkProtocolError) {
+        let value: JSON
+        do {
+            value = try JSON.parse(frame, maxDepth: maxDepth)
+        } catch {
+            throw VarlinkProtocolError(.invalidJSON, "a varlink message must be one JSON object", cause: error)
+        }
+        guard case .object(let object) = value else {
+            throw VarlinkProtocolError(.notAnObject, "a varlink call must be a JSON object, not \(value.kindName)")
+        }
+        var method: String?
+        var parameters = JSONObject()
+        var flags = (oneway: false, more: false, upgrade: false)
+        for (key, value) in object {
+            switch key {
+            case "method":
+                guard case .string(let name) = value else {
+                    throw VarlinkProtocolError(.invalidMethod, "\"method\" must be a string, not \(value.kindName)")
+                }
+                method = name
+            case "parameters":
+                guard case .object(let object) = value else {
+                    throw VarlinkProtocolError(
+                        .invalidParameters, "\"parameters\" must be an object, not \(value.kindName)")
+                }
+                parameters = object
+            case "oneway": flags.oneway = try Self.flag(key, value)
+            case "more": flags.more = try Self.flag(key, value)
+            case "upgrade": flags.upgrade = try Self.flag(key, value)
+            default:
+                throw VarlinkProtocolError(
+                    .unknownKey,
+                    "unknown key \"\(key)\" in a call; allowed: method, parameters, oneway, more, upgrade")
+            }
+        }
+        guard let method else {
+            throw VarlinkProtocolError(.missingMethod, "a varlink call needs a \"method\" key")
+        }
+        guard VarlinkNames.isQualifiedMethod(method) else {
+            throw VarlinkProtocolError(
+                .invalidMethod,
+                "\"method\" must be reverse.domain.Interface.Method (e.g. io.notifyd.Router.Route), not \"\(method)\""
+            )
+        }
+        self.init(
+            method: method, parameters: parameters, oneway: flags.oneway, more: flags.more, upgrade: flags.upgrade)
+    }
+
+    /// Parses and validates a call from one frame; see ``init(frame:maxDepth:)-(UnsafeRawBufferPointer,_)``.
+    public init(frame: ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth) throws(VarlinkProtocolError) {
+        let result = frame.withUnsafeBytes { bytes in
+            Result { () throws(VarlinkProtocolError) in try VarlinkCall(frame: bytes, maxDepth: maxDepth) }
+        }
+        self = try result.get()
+    }
+
+    /// Parses and validates a call from one frame; see ``init(frame:maxDepth:)-(UnsafeRawBufferPointer,_)``.
+    public init(frame: [UInt8], maxDepth: Int = JSON.defaultMaxDepth) throws(VarlinkProtocolError) {
+        try self.init(frame: frame[...], maxDepth: maxDepth)
+    }
+
+    private static func flag(_ key: String, _ value: JSON) throws(VarlinkProtocolError) -> Bool {
+        guard case .bool(let flag) = value else {
+            throw VarlinkProtocolError(.invalidFlag, "\"\(key)\" must be true or false, not \(value.kindName)")
+        }
+        return flag
+    }
+}
+
+// MARK: - Encoding
+
+extension VarlinkCall {
+    /// Appends the call as a JSON object and its terminating NUL byte to `out`.
+    ///
+    /// Flags are written only when set; `parameters` is always written.
+    public func encode(into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"method":"#.utf8)
+        JSON.writeString(method, into: &out)
+        out.append(contentsOf: #","parameters":"#.utf8)
+        JSON.object(parameters).write(into: &out)
+        if oneway { out.append(contentsOf: #","oneway":true"#.utf8) }
+        if more { out.append(contentsOf: #","more":true"#.utf8) }
+        if upgrade { out.append(contentsOf: #","upgrade":true"#.utf8) }
+        out.append(contentsOf: [UInt8(ascii: "}"), 0])
+    }
+}

@@ -1,0 +1,59 @@
+/// The lexical rules of varlink names, checked byte by byte.
+enum VarlinkNames {
+    /// `reverse.domain.Interface.Method`: an interface name, a dot and a member name.
+    static func isQualifiedMethod(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        return isInterfaceName(utf8[..<dot]) && isMemberName(utf8[utf8.index(after: dot)...])
+    }
+
+    /// A member (type, method, error) name: `[A-Z][A-Za-z0-9]*`.
+    static func isMemberName(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first, isUpper(first) else { return false }
+        return bytes.allSatisfy { isAlpha($0) || isDigit($0) }
+    }
+
+    /// An interface name: dot-separated segments of letters, digits and inner hyphens, at least
+    /// two segments, the first starting with a letter.
+    static func isInterfaceName(_ bytes: some Collection<UInt8>) -> Bool {
+        var segments = 0
+        var segmentLength = 0
+        var previous: UInt8 = UInt8(ascii: ".")
+        for b in bytes {
+            if b == UInt8(ascii: ".") {
+                guard segmentLength > 0, previous != UInt8(ascii: "-") else { return false }
+                segments += 1
+                segmentLength = 0
+            } else if b == UInt8(ascii: "-") {
+                guard segmentLength > 0 else { return false }
+                segmentLength += 1
+            } else if isAlpha(b) || (isDigit(b) && segments > 0) || (isDigit(b) && segmentLength > 0) {
+                segmentLength += 1
+            } else {
+                return false
+            }
+            previous = b
+        }
+        guard segmentLength > 0, previous != UInt8(ascii: "-") else { return false }
+        return segments + 1 >= 2
+    }
+
+    /// A field, parameter or enum case name: `[A-Za-z](_?[A-Za-z0-9])*`.
+    static func isFieldName(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first, isAlpha(first) else { return false }
+        var previous = first
+        for b in bytes.dropFirst() {
+            if b == UInt8(ascii: "_") {
+                guard previous != UInt8(ascii: "_") else { return false }
+            } else if !(isAlpha(b) || isDigit(b)) {
+                return false
+            }
+            previous = b
+        }
+        return previous != UInt8(ascii: "_")
+    }
+
+    @inline(__always) static func isUpper(_ b: UInt8) -> Bool { b &- UInt8(ascii: "A") < 26 }
+    @inline(__always) static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) &- UInt8(ascii: "a") < 26 }
+    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+}

@@ -1,0 +1,58 @@
+import JSON
+
+/// The errors declared by `io.notifyd.Router`, named from the interface so they cannot drift.
+extension VarlinkError {
+    private static func router(_ member: String, _ parameters: JSONObject) -> VarlinkError {
+        VarlinkError(RouterInterface.name + "." + member, parameters: parameters)
+    }
+
+    /// `InvalidPayload(reason, field)`: the payload is not a notification notifyd can read.
+    public static func invalidPayload(reason: String, field: String) -> VarlinkError {
+        router("InvalidPayload", ["reason": .string(reason), "field": .string(field)])
+    }
+
+    /// `NoRoute(link)`: no pattern matches the link and the app has no fallback page.
+    public static func noRoute(link: String) -> VarlinkError {
+        router("NoRoute", ["link": .string(link)])
+    }
+
+    /// `UnknownPage(page)`: the page id is not declared in the graph.
+    public static func unknownPage(_ page: String) -> VarlinkError {
+        router("UnknownPage", ["page": .string(page)])
+    }
+
+    /// `UnknownDevice(device)`: notifyd holds no state for the device.
+    public static func unknownDevice(_ device: String) -> VarlinkError {
+        router("UnknownDevice", ["device": .string(device)])
+    }
+
+    /// `DecisionNotFound(id)`: no decision with this id is in the history.
+    public static func decisionNotFound(id: String) -> VarlinkError {
+        router("DecisionNotFound", ["id": .string(id)])
+    }
+
+    /// `PayloadTooLarge(size, max)`: the message is larger than the daemon accepts.
+    public static func payloadTooLarge(size: Int, max: Int) -> VarlinkError {
+        router("PayloadTooLarge", ["size": .int(size), "max": .int(max)])
+    }
+
+    /// `ConfigInvalid(errors)`: the configuration was rejected and the loaded one kept.
+    public static func configInvalid(errors: [String]) -> VarlinkError {
+        router("ConfigInvalid", ["errors": .array(errors.map { .string($0) })])
+    }
+
+    /// `RateLimited(retryAfterMs)`: too many requests from this peer.
+    public static func rateLimited(retryAfterMs: Int) -> VarlinkError {
+        router("RateLimited", ["retryAfterMs": .int(retryAfterMs)])
+    }
+
+    /// `InvalidState(reason, field)`: a device state does not fit the graph.
+    public static func invalidState(reason: String, field: String) -> VarlinkError {
+        router("InvalidState", ["reason": .string(reason), "field": .string(field)])
+    }
+
+    /// `NotPresented(coordinator)`: FlowFinished named a coordinator that is not presented.
+    public static func notPresented(coordinator: String) -> VarlinkError {
+        router("NotPresented", ["coordinator": .string(coordinator)])
+    }
+}

@@ -1,0 +1,199 @@
+/// The `io.notifyd.Router` interface: the varlink contract of notifyd (DESIGN.md §4).
+///
+/// ``idl`` is byte-for-byte the text of `varlink/io.notifyd.Router.varlink` in the repository
+/// (a test keeps them identical); `GetInterfaceDescription` serves it verbatim.
+public enum RouterInterface {
+    /// The interface name, `io.notifyd.Router`.
+    public static let name = "io.notifyd.Router"
+
+    /// The interface definition text.
+    public static let idl = #"""
+        # Routing of push notifications to the screens of an app.
+        #
+        # notifyd turns a notification payload or a deep link into a typed Page, walks
+        # the app's coordinator graph from "app" to the coordinator that owns the page,
+        # and answers with a Decision: the ordered steps that get there from where the
+        # device is now, login gates with a pending link, and a trace when asked. It
+        # keeps each device's navigation state and the history of its decisions.
+        interface io.notifyd.Router
+
+        # A typed destination: one case of a coordinator's Page enum and its arguments.
+        type Page (
+          # The page id, "coordinator.case", e.g. "cart.offer".
+          id: string,
+          # The case's arguments by label, typed as declared: strings, integers and
+          # booleans as JSON values, UUIDs and enum cases as strings.
+          arguments: object,
+          # The page written as a Swift case, e.g. cart.offer(id: "SUMMER").
+          description: string
+        )
+
+        # Where in the payload the link was found.
+        type Source (
+          # The payload format: apns, fcm, ntfy, gotify or link.
+          format: string,
+          # The payload key the link or category was read from, e.g. "deeplink".
+          field: string,
+          # The link as found; null when a category mapping chose the page.
+          link: ?string
+        )
+
+        # One navigation step; a client applies the steps of a Decision in order.
+        type Step (
+          # start: create and start a child coordinator; activate: reuse one already
+          # started; selectTab: select a tab of a tabs coordinator; present and
+          # dismiss: a modal; popTo, push, setRoot and display: a page of a stack.
+          action: (start, activate, selectTab, present, dismiss, popTo, push, setRoot, display),
+          # The coordinator that performs the step.
+          coordinator: string,
+          # With selectTab: the tab to select.
+          child: ?string,
+          # With start and present: the coordinator that starts or presents it.
+          parent: ?string,
+          # With push, popTo, setRoot and display: the page's description.
+          page: ?string
+        )
+
+        # A page kept behind a gate until the flow that provides its condition finishes.
+        type Pending (
+          # The page to resume.
+          page: Page,
+          # The providing coordinator that was presented.
+          gate: string,
+          # The condition the gate provides, e.g. "session".
+          condition: string,
+          # When the pending link is dropped: RFC 3339, UTC, millisecond precision.
+          expiresAt: string
+        )
+
+        # A routing decision: which page a notification leads to and how to get there.
+        type Decision (
+          # A UUID that names the decision in the history.
+          id: string,
+          # The device the decision was made for; null without a device.
+          device: ?string,
+          # routed: the steps reach the page; gated: a providing flow is presented
+          # first and the page is pending; fallback: no pattern matched and the app's
+          # fallback page is used; resumed: a pending page continued after its gate.
+          outcome: (routed, gated, fallback, resumed),
+          # Where the link came from; null for Resolve and for resumed decisions.
+          source: ?Source,
+          # The page the decision leads to.
+          page: Page,
+          # The coordinators from "app" to the page's owner.
+          path: []string,
+          # The steps from the device's current state, or from a cold start.
+          steps: []Step,
+          # The page kept behind a gate; set when the outcome is gated.
+          pending: ?Pending,
+          # Why: candidates tried, scores and rejections; only when explain was asked.
+          trace: ?[]string,
+          # When the decision was made: RFC 3339, UTC.
+          createdAt: string
+        )
+
+        # The navigation state of one device.
+        type DeviceState (
+          # The visible chain of coordinators from "app" to the top-most, modals
+          # included, e.g. ["app", "main", "cart", "payment"].
+          path: []string,
+          # Every coordinator started and still alive; tabs keep their stacks when
+          # not selected.
+          started: []string,
+          # The selected child of each tabs coordinator.
+          tabs: [string]string,
+          # The page stack of each stack or flow coordinator, bottom first.
+          stacks: [string][]Page,
+          # The satisfied conditions, e.g. "session".
+          conditions: []string,
+          # The page waiting behind a gate, if any.
+          pending: ?Pending
+        )
+
+        # Routes a notification payload: APNs, FCM, ntfy, Gotify or a bare link. The
+        # format is detected unless format names it (apns, fcm, ntfy, gotify, link).
+        # With a device the steps start from its state and, unless dryRun is set, the
+        # state becomes what the steps produce. explain adds the trace.
+        method Route(payload: object, device: ?string, dryRun: ?bool, explain: ?bool, format: ?string) -> (decision: Decision)
+
+        # Routes a link (custom scheme or universal link) the same way as Route.
+        method Resolve(link: string, device: ?string, dryRun: ?bool, explain: ?bool) -> (decision: Decision)
+
+        # Tells that a presented flow finished on a device: its condition is satisfied
+        # and the pending page, if any, resumes. dropped says why a pending page did
+        # not resume, e.g. it expired.
+        method FlowFinished(device: string, coordinator: string) -> (resumed: ?Decision, state: DeviceState, dropped: ?string)
+
+        # Returns a device's navigation state; null for a device notifyd has not seen.
+        method GetState(device: string) -> (state: ?DeviceState)
+
+        # Replaces a device's navigation state, e.g. after the app restored its screens.
+        method SetState(device: string, state: DeviceState) -> ()
+
+        # Forgets a device's state and pending link; existed is false when it had none.
+        method ForgetDevice(device: string) -> (existed: bool)
+
+        # Returns one decision from the history.
+        method GetDecision(id: string) -> (decision: Decision)
+
+        # Returns the latest decisions, newest first, for one device or all of them.
+        method ListDecisions(device: ?string, limit: ?int) -> (decisions: []Decision)
+
+        # Streams every new decision as it is made; requires the more flag.
+        method Monitor() -> (decision: Decision)
+
+        # Returns the loaded coordinator graph: coordinators, pages and patterns.
+        method GetGraph() -> (graph: object)
+
+        # Returns counters and latency percentiles.
+        method GetStats() -> (stats: object)
+
+        # Reloads the configuration; on error the loaded one stays and ConfigInvalid
+        # lists every problem. generation counts successful loads.
+        method Reload() -> (generation: int, warnings: []string)
+
+        # The payload is not a notification notifyd can read; field says where.
+        error InvalidPayload (reason: string, field: string)
+
+        # No declared pattern matches the link and the app has no fallback page.
+        error NoRoute (link: string)
+
+        # The page id is not declared in the graph.
+        error UnknownPage (page: string)
+
+        # notifyd holds no state for the device.
+        error UnknownDevice (device: string)
+
+        # No decision with this id is in the history.
+        error DecisionNotFound (id: string)
+
+        # The message is larger than the daemon accepts; sizes in bytes.
+        error PayloadTooLarge (size: int, max: int)
+
+        # The configuration was rejected and the loaded one kept; errors lists every
+        # problem as file:line:column and what was expected.
+        error ConfigInvalid (errors: []string)
+
+        # Too many requests from this peer; retry after the given milliseconds.
+        error RateLimited (retryAfterMs: int)
+
+        # The device state does not fit the graph; field says where.
+        error InvalidState (reason: string, field: string)
+
+        # FlowFinished named a coordinator that is not presented on the device.
+        error NotPresented (coordinator: string)
+
+        """#
+
+    /// The parsed interface.
+    public static let interface: VarlinkInterface = {
+        do {
+            return try VarlinkInterface.parse(idl)
+        } catch {
+            preconditionFailure("the io.notifyd.Router IDL does not parse: \(error)")
+        }
+    }()
+
+    /// The qualified name of a method of this interface, e.g. `io.notifyd.Router.Route`.
+    public static func method(_ member: String) -> String { name + "." + member }
+}

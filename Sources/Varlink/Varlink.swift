@@ -1,1 +1,0 @@
-// Varlink protocol: framing, messages, IDL.

@@ -1,0 +1,13 @@
+import Glibc
+import NotifyDaemon
+
+var environment: [String: String] = [:]
+var entry = environ
+while let pointer = entry.pointee {
+    let text = String(cString: pointer)
+    if let equals = text.firstIndex(of: "=") {
+        environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    }
+    entry += 1
+}
+exit(NotifyDaemon.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment))

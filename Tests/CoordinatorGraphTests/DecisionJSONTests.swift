@@ -1,0 +1,112 @@
+import CoordinatorGraph
+import DeepLink
+import JSON
+import Testing
+
+@Suite struct DecisionJSONTests {
+    typealias S = Shop
+
+    @Test func designExampleEncodesToTheContractShape() throws {
+        let state = try S.state(after: [S.p("catalog.home")])
+        var decision = try S.resolve(S.p("cart.offer", ["id": .string("SUMMER")]), state).decision
+        decision.source = DecisionSource(format: "apns", field: "deeplink", link: "shop://offers/SUMMER")
+        let expected = try JSON.parse(
+            #"""
+            {
+              "id": "d1",
+              "device": "ipad-7",
+              "outcome": "routed",
+              "source": { "format": "apns", "field": "deeplink", "link": "shop://offers/SUMMER" },
+              "page": { "id": "cart.offer", "arguments": { "id": "SUMMER" }, "description": "cart.offer(id: \"SUMMER\")" },
+              "path": ["app", "main", "cart"],
+              "steps": [
+                { "action": "activate",  "coordinator": "app" },
+                { "action": "selectTab", "coordinator": "main", "child": "cart" },
+                { "action": "start",     "coordinator": "cart", "parent": "main" },
+                { "action": "display",   "coordinator": "cart", "page": "cart.offer(id: \"SUMMER\")" }
+              ],
+              "pending": null,
+              "createdAt": "2024-05-01T12:34:56.789Z"
+            }
+            """#)
+        #expect(decision.json == expected)
+        #expect(decision.json.serialized == expected.serialized)
+    }
+
+    @Test func traceIsWrittenOnlyWhenExplaining() throws {
+        let plain = try S.resolve(S.p("catalog.home"), nil).decision
+        #expect(plain.json["trace"] == nil)
+        let explained = try S.resolve(S.p("catalog.home"), nil, explain: true).decision
+        #expect(explained.json["trace"]?.arrayValue?.isEmpty == false)
+        #expect(explained.json.objectValue?.keys.suffix(2) == ["trace", "createdAt"])
+    }
+
+    @Test func gatedDecisionCarriesThePendingPage() throws {
+        let decision = try S.resolve(S.p("account.order", ["id": .int(5)]), nil).decision
+        #expect(decision.json["outcome"] == "gated")
+        #expect(
+            decision.json["pending"]
+                == [
+                    "page": ["id": "account.order", "arguments": ["id": 5], "description": "account.order(id: 5)"],
+                    "gate": "login", "condition": "session", "expiresAt": "2024-05-01T12:44:56.789Z",
+                ])
+    }
+
+    @Test(arguments: [
+        Shop.p("catalog.filters", ["slug": .string("shoes"), "sort": .enumCase("rating")]),
+        Shop.p("magazine.article", ["slug": .string("a \"quoted\" slug")]),
+        Shop.p("account.order", ["id": .int(42)]),
+        Shop.p("cart.checkout"),
+    ])
+    func decisionRoundTripsWithAGraph(page: Page) throws {
+        let original = try S.resolve(page, nil, explain: true).decision
+        let decoded = try Decision(json: try JSON.parse(original.json.serialized), graph: S.graph)
+        #expect(decoded == original)
+        #expect(decoded.steps.map(\.pageValue) == original.steps.map(\.pageValue))
+        #expect(S.resolver.apply(decoded, to: nil) == S.resolver.apply(original, to: nil))
+    }
+
+    @Test func decisionDecodedWithoutAGraphKeepsEnumCasesAndDescriptions() throws {
+        let page = S.p("catalog.filters", ["slug": .string("shoes"), "sort": .enumCase("rating")])
+        let original = try S.resolve(page, nil).decision
+        let decoded = try Decision(json: try JSON.parse(original.json.serialized))
+        #expect(decoded.page == page)
+        #expect(decoded.steps == original.steps)
+        #expect(decoded.steps.allSatisfy { $0.pageValue == nil })
+        #expect(decoded.json == original.json)
+    }
+
+    @Test func decisionWithOptionalKeysAbsentDecodes() throws {
+        let decoded = try Decision(
+            json: [
+                "id": "x", "outcome": "fallback", "page": ["id": "catalog.home"], "path": ["app"], "steps": [],
+                "createdAt": "2024-05-01T12:00:00Z",
+            ])
+        #expect(decoded.device == nil)
+        #expect(decoded.source == nil)
+        #expect(decoded.pending == nil)
+        #expect(decoded.trace == nil)
+        #expect(decoded.outcome == .fallback)
+    }
+
+    @Test(arguments: [
+        (JSON.array([]), JSONDecodeError.Code.wrongType, "$"),
+        (["outcome": "routed"], .missingKey, "$.id"),
+        (["id": "x", "outcome": "sideways"], .invalidValue, "$.outcome"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.offer"], "path": [], "steps": [["action": "fly", "coordinator": "app"]], "createdAt": "2024-05-01T12:00:00Z"], .invalidValue, "$.steps[0].action"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.nothing"], "path": [], "steps": [], "createdAt": "2024-05-01T12:00:00Z"], .unknownPage, "$.page.id"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [["action": "push", "coordinator": "cart", "page": "cart.offer(id: 1"]], "createdAt": "2024-05-01T12:00:00Z"], .invalidValue, "$.steps[0].page"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [["action": "push", "coordinator": "ghost"]], "createdAt": "2024-05-01T12:00:00Z"], .unknownCoordinator, "$.steps[0].coordinator"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [], "createdAt": "yesterday"], .invalidTimestamp, "$.createdAt"),
+        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [], "createdAt": "2024-05-01T12:00:00Z", "extra": 1], .unknownKey, "$.extra"),
+    ])
+    func invalidDecisionIsATypedErrorNamingTheJSONPath(json: JSON, code: JSONDecodeError.Code, path: String) {
+        do {
+            _ = try Decision(json: json, graph: S.graph)
+            Issue.record("expected \(code) at \(path)")
+        } catch {
+            #expect(error.code == code)
+            #expect(error.path == path)
+        }
+    }
+}

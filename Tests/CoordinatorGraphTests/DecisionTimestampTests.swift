@@ -1,0 +1,45 @@
+import CoordinatorGraph
+import Testing
+
+@Suite struct DecisionTimestampTests {
+    @Test(arguments: [
+        (Int64(0), "1970-01-01T00:00:00.000Z"),
+        (1_714_566_896_789, "2024-05-01T12:34:56.789Z"),
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+        (-2_203_891_201_000, "1900-02-28T23:59:59.000Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ])
+    func timestampIsWrittenAsRFC3339UTCWithMilliseconds(milliseconds: Int64, text: String) {
+        let timestamp = Timestamp(millisecondsSince1970: milliseconds)
+        #expect(timestamp.rfc3339 == text)
+        #expect(Timestamp(rfc3339: text) == timestamp)
+    }
+
+    @Test(arguments: [
+        ("2024-05-01T12:34:56Z", Int64(1_714_566_896_000)),
+        ("2024-05-01t12:34:56.7z", 1_714_566_896_700),
+        ("2024-05-01T12:34:56.789123Z", 1_714_566_896_789),
+        ("2024-05-01T14:34:56.789+02:00", 1_714_566_896_789),
+        ("2024-05-01T07:04:56.789-05:30", 1_714_566_896_789),
+    ])
+    func rfc3339WithOffsetsAndFractionsIsRead(text: String, milliseconds: Int64) {
+        #expect(Timestamp(rfc3339: text)?.millisecondsSince1970 == milliseconds)
+    }
+
+    @Test(arguments: [
+        "", "2024-05-01", "2024-05-01T12:34:56", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
+        "2024-05-01T24:00:00Z", "2024-05-01T12:34:56.Z", "2024-05-01T12:34:56Zjunk", "24-05-01T12:34:56Z",
+        "2024-05-01T12:34:56+2:00",
+    ])
+    func malformedTimestampIsRejected(text: String) {
+        #expect(Timestamp(rfc3339: text) == nil)
+    }
+
+    @Test func addingSecondsMovesByMilliseconds() {
+        let t = Timestamp(millisecondsSince1970: 1000)
+        #expect(t.adding(seconds: 600).millisecondsSince1970 == 601_000)
+        #expect(t.adding(seconds: -1).millisecondsSince1970 == 0)
+        #expect(t < t.adding(seconds: 1))
+    }
+}

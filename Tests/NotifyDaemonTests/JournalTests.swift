@@ -1,0 +1,208 @@
+import Glibc
+import Testing
+
+@testable import NotifyDaemon
+
+@Suite struct JournalTests {
+    private func entry(message: String = "routed", fields: [(String, String)] = []) -> JournalEntry {
+        JournalEntry(
+            event: .decisionMade, priority: .info, message: message, fields: fields,
+            fileID: "NotifyDaemon/Handlers.swift", line: 42, function: "route(_:)")
+    }
+
+    @Test func consoleLinesReadAsMessageThenKeyValuePairs() {
+        let line = entry(
+            message: "routed to cart.offer",
+            fields: [(JournalField.decisionID, "5f0c"), (JournalField.device, "ipad 7"), (JournalField.page, "cart.offer(id: \"X\")")]
+        ).consoleLine(identifier: "notifyd", pid: 123)
+        #expect(line == #"notifyd[123]: routed to cart.offer decision_id=5f0c device="ipad 7" page="cart.offer(id: \"X\")""# + "\n")
+    }
+
+    @Test func journalFieldsCarryMessageIdPriorityAndIdentifier() {
+        let fields = entry(fields: [(JournalField.outcome, "routed")]).journalFields(identifier: "notifyd")
+        #expect(
+            fields == [
+                "MESSAGE=routed", "MESSAGE_ID=\(JournalEvent.decisionMade.messageID)", "PRIORITY=6",
+                "SYSLOG_IDENTIFIER=notifyd", "NOTIFYD_OUTCOME=routed",
+            ])
+    }
+
+    @Test func aNewlineInAPayloadForgesNoFieldAndNoLine() {
+        let link = "shop://offers/X\nMESSAGE_ID=forged\r\u{1B}[31m\\"
+        let e = entry(message: "link \(link)", fields: [(JournalField.link, link)])
+        let fields = e.journalFields(identifier: "notifyd")
+        #expect(fields.count == 5)
+        #expect(fields.filter { $0.hasPrefix("MESSAGE_ID=") } == ["MESSAGE_ID=\(JournalEvent.decisionMade.messageID)"])
+        #expect(fields.last == #"NOTIFYD_LINK=shop://offers/X\nMESSAGE_ID=forged\r\x1b[31m\\"#)
+        #expect(fields.allSatisfy { !$0.contains("\n") })
+
+        let line = e.consoleLine(identifier: "notifyd", pid: 1)
+        #expect(line.filter { $0 == "\n" }.count == 1)
+        #expect(line.hasSuffix(#" link="shop://offers/X\nMESSAGE_ID=forged\r\x1b[31m\\""# + "\n"))
+    }
+
+    @Test(arguments: [
+        ("plain", "plain"), ("tab\there", #"tab\there"#), ("nul\u{0}", #"nul\x00"#), ("del\u{7F}", #"del\x7f"#),
+        ("c1\u{85}", #"c1\u0085"#), ("ls\u{2028}", #"ls\u2028"#), (#"back\slash"#, #"back\\slash"#), ("é ✓", "é ✓"),
+    ])
+    func controlCharactersAreEscaped(raw: String, escaped: String) {
+        #expect(Journal.escape(raw) == escaped)
+    }
+
+    @Test(arguments: [
+        ("NOTIFYD_DEVICE", true), ("A", true), ("X9_Y", true), (String(repeating: "A", count: 64), true),
+        ("", false), ("_TRUSTED", false), ("9LIVES", false), ("lower", false), ("HAS-DASH", false),
+        ("HAS SPACE", false), ("É", false), (String(repeating: "A", count: 65), false),
+    ])
+    func fieldNamesAreValidated(name: String, valid: Bool) {
+        #expect(Journal.isValidFieldName(name) == valid)
+    }
+
+    @Test func invalidAndReservedFieldNamesAreLeftOutAndCounted() throws {
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 16, sink: sink)
+        journal.log(
+            .decisionMade, priority: .info, message: "m",
+            fields: [("bad name", "1"), ("MESSAGE", "forged"), ("PRIORITY", "0"), (JournalField.device, "d")])
+        journal.flush()
+        let written = try #require(sink.entries.first)
+        #expect(written.journalFields(identifier: "notifyd").suffix(1) == ["NOTIFYD_DEVICE=d"])
+        #expect(written.consoleLine(identifier: "notifyd", pid: 1) == "notifyd[1]: m device=d\n")
+        #expect(journal.statistics.invalidFields == 3)
+    }
+
+    @Test func loggingNeverBlocksAndOverflowIsCountedThenReported() throws {
+        let sink = RecordingSink(blocked: true)
+        let journal = Journal(target: .console, capacity: 4, sink: sink)
+        journal.log(.started, priority: .info, message: "first")
+        sink.waitUntilWriting()  // the writer holds "first" and is stuck in the sink
+        for i in 1...7 { journal.log(.decisionMade, priority: .info, message: "m\(i)") }
+        #expect(journal.droppedCount == 3)  // 4 queued, 3 dropped, and none of this waited
+        #expect(journal.statistics.logged == 5)
+
+        sink.unblock()
+        journal.flush()
+        let entries = sink.entries
+        #expect(entries.map(\.message).prefix(5) == ["first", "m1", "m2", "m3", "m4"])
+        let report = try #require(entries.last)
+        #expect(report.event == .entriesDropped)
+        #expect(report.priority == .warning)
+        #expect(report.fields.first?.0 == JournalField.dropped && report.fields.first?.1 == "3")
+        #expect(journal.statistics.written == 6)
+        #expect(journal.droppedCount == 3)
+    }
+
+    @Test func theConsoleTargetWritesOneLinePerEntry() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        do {
+            let journal = Journal(target: .console, capacity: 8, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
+            journal.log(.configLoaded, priority: .info, message: "config loaded", fields: [(JournalField.config, "/etc/notifyd/notifyd.yaml")])
+            journal.log(.stopping, priority: .notice, message: "stopping")
+            journal.flush()
+        }
+        close(fds[1])
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        let pid = getpid()
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "notifyd[\(pid)]: config loaded config=/etc/notifyd/notifyd.yaml\nnotifyd[\(pid)]: stopping\n")
+    }
+
+    @Test func theNoneTargetQueuesNothing() {
+        let journal = Journal(target: .none)
+        journal.log(.started, priority: .info, message: "x")
+        journal.flush()
+        #expect(journal.statistics == Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0))
+    }
+
+    @Test func everyEventHasADistinctMessageIdExplainedInTheCatalog() throws {
+        let ids = JournalEvent.allCases.map(\.messageID)
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        }
+        // <root>/Tests/NotifyDaemonTests/JournalTests.swift → <root>/systemd/notifyd.catalog
+        let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let catalogPath = root + "/systemd/notifyd.catalog"
+        let catalog = try StoreTestFileReader.text(catalogPath)
+        for id in ids { #expect(catalog.contains("-- \(id)\n"), "catalog lacks \(id)") }
+        for field in [JournalField.decisionID, JournalField.device, JournalField.outcome, JournalField.page] {
+            #expect(catalog.contains("@\(field)@"))
+        }
+    }
+}
+
+/// A sink that records entries and can hold the writer thread inside `write` until released.
+final class RecordingSink: JournalSink, @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var recorded: [JournalEntry] = []
+    private var blocked: Bool
+    private var writing = false
+
+    init(blocked: Bool = false) {
+        self.blocked = blocked
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        changed.deallocate()
+        mutex.deallocate()
+    }
+
+    func write(_ entry: JournalEntry) -> Bool {
+        pthread_mutex_lock(mutex)
+        writing = true
+        pthread_cond_broadcast(changed)
+        while blocked { pthread_cond_wait(changed, mutex) }
+        recorded.append(entry)
+        pthread_mutex_unlock(mutex)
+        return true
+    }
+
+    var entries: [JournalEntry] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return recorded
+    }
+
+    func waitUntilWriting() {
+        pthread_mutex_lock(mutex)
+        while !writing { pthread_cond_wait(changed, mutex) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    func unblock() {
+        pthread_mutex_lock(mutex)
+        blocked = false
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+enum StoreTestFileReader {
+    static func text(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw StoreTestFailure(message: "open \(path): errno \(errno)") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,342 @@
+import Glibc
+import JSON
+import Testing
+
+@testable import NotifyDaemon
+
+@Suite struct StateStoreTests {
+    private func state(path: [String], pendingExpiresAt: String? = nil) -> JSON {
+        var object: JSONObject = [
+            "path": .array(path.map { .string($0) }), "started": .array(path.map { .string($0) }),
+            "tabs": [:], "stacks": [:], "conditions": [],
+        ]
+        if let pendingExpiresAt {
+            object["pending"] = [
+                "page": ["id": "cart.offer", "arguments": ["id": "X"], "description": "cart.offer(id: \"X\")"],
+                "gate": "login", "condition": "session", "expiresAt": .string(pendingExpiresAt),
+            ]
+        } else {
+            object["pending"] = .null
+        }
+        return .object(object)
+    }
+
+    private func decision(_ id: String, device: String?, outcome: String = "routed", createdMs: Int64 = 1) -> StoreWrite {
+        let body: JSON = [
+            "id": .string(id), "device": device.map { .string($0) } ?? .null, "outcome": .string(outcome),
+            "page": ["id": "cart.offer", "arguments": ["id": "X"], "description": "cart.offer(id: \"X\")"],
+            "path": ["app", "main", "cart"], "steps": [], "pending": nil, "createdAt": "2025-01-01T00:00:00.000Z",
+        ]
+        return .decision(
+            id: id, device: device, createdMs: createdMs, outcome: outcome, page: "cart.offer(id: \"X\")",
+            decision: body)
+    }
+
+    @Test func newDatabaseIsCreatedInWALModeAtTheCurrentSchemaVersion() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        #expect(store.path == dir.path + "/notifyd.sqlite")
+        #expect(try store.schemaVersion() == StoreSchema.migrations.count)
+        #expect(try store.journalMode() == "wal")
+        #expect(try store.counts() == StoreCounts(devices: 0, pendingLinks: 0, decisions: 0))
+    }
+
+    @Test func anEmptyFileIsMigratedLikeANewDatabase() throws {
+        let dir = try StoreTestDirectory()
+        try dir.write([], to: StateStore.fileName)
+        let store = try StateStore(directory: dir.path)
+        #expect(try store.schemaVersion() == StoreSchema.migrations.count)
+    }
+
+    @Test func stateIsStoredReplacedAndDeleted() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        let first = state(path: ["app", "main", "catalog"])
+        let second = state(path: ["app", "main", "cart"])
+        try store.commit([.state(device: "b", state: first, updatedMs: 1), .state(device: "a", state: first, updatedMs: 1)])
+        try store.commit([.state(device: "a", state: second, updatedMs: 2)])
+        #expect(try store.deviceState("a") == second)
+        #expect(try store.deviceState("b") == first)
+        #expect(try store.deviceState("unknown") == nil)
+        #expect(try store.allDevices() == ["a", "b"])
+
+        try store.commit([.state(device: "a", state: nil, updatedMs: 3), .forget(device: "b")])
+        #expect(try store.deviceState("a") == nil)
+        #expect(try store.deviceState("b") == nil)
+        #expect(try store.allDevices() == [])
+    }
+
+    @Test func decisionsAreQueryableByIdAndByDeviceNewestFirst() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        try store.commit([decision("d1", device: "ipad"), decision("d2", device: "phone"), decision("d3", device: nil)])
+        try store.commit([decision("d4", device: "ipad")])
+        #expect(try store.decision(id: "d2")?["device"] == "phone")
+        #expect(try store.decision(id: "missing") == nil)
+        #expect(try store.decisions(device: "ipad", limit: 10).map { $0["id"] } == ["d4", "d1"])
+        #expect(try store.decisions(device: nil, limit: 3).map { $0["id"] } == ["d4", "d3", "d2"])
+        #expect(try store.decisions(device: "ipad", limit: 1).map { $0["id"] } == ["d4"])
+        #expect(try store.decisions(device: nil, limit: 0) == [])
+        #expect(try store.counts().decisions == 4)
+    }
+
+    @Test func aRecordedDecisionIsNeverRewritten() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        try store.commit([decision("d1", device: "ipad", outcome: "routed")])
+        try store.commit([decision("d1", device: "ipad", outcome: "gated")])
+        #expect(try store.decision(id: "d1")?["outcome"] == "routed")
+        #expect(try store.counts().decisions == 1)
+    }
+
+    @Test func historyIsPrunedToItsLimitOldestFirstInTheSameCommit() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path, historyLimit: 5)
+        try store.commit((1...4).map { decision("d\($0)", device: "ipad") })
+        try store.commit((5...8).map { decision("d\($0)", device: "ipad") })
+        #expect(try store.counts().decisions == 5)
+        #expect(try store.decision(id: "d3") == nil)
+        #expect(try store.decision(id: "d4") != nil)
+        #expect(try store.decisions(device: nil, limit: 100).map { $0["id"] } == ["d8", "d7", "d6", "d5", "d4"])
+    }
+
+    @Test func aFailingWriteLeavesNoPartOfItsBatchBehind() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path, historyLimit: 10, maxValueBytes: 4_096)
+        let huge = JSON.object(["blob": .string(String(repeating: "x", count: 10_000))])
+        let error = #expect(throws: StoreError.self) {
+            try store.commit([
+                .state(device: "a", state: state(path: ["app"]), updatedMs: 1),
+                decision("d1", device: "a"),
+                .state(device: "b", state: huge, updatedMs: 1),
+            ])
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.path == store.path)
+        #expect(try store.deviceState("a") == nil)
+        #expect(try store.decision(id: "d1") == nil)
+        #expect(try store.counts() == StoreCounts(devices: 0, pendingLinks: 0, decisions: 0))
+
+        // The store is still usable, and its history count was restored with the rollback.
+        try store.commit([decision("d2", device: "a")])
+        #expect(try store.counts().decisions == 1)
+    }
+
+    @Test func reopeningKeepsStateHistoryAndTheHistoryBound() throws {
+        let dir = try StoreTestDirectory()
+        do {
+            let store = try StateStore(directory: dir.path, historyLimit: 3)
+            try store.commit([.state(device: "a", state: state(path: ["app", "main"]), updatedMs: 1)])
+            try store.commit((1...3).map { decision("d\($0)", device: "a") })
+        }
+        let store = try StateStore(directory: dir.path, historyLimit: 3)
+        #expect(try store.deviceState("a") == state(path: ["app", "main"]))
+        #expect(try store.counts().decisions == 3)
+        try store.commit([decision("d4", device: "a")])
+        #expect(try store.decisions(device: "a", limit: 10).map { $0["id"] } == ["d4", "d3", "d2"])
+    }
+
+    @Test func pendingLinksAreIndexedByExpiryAndPruned() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        let early = try #require(StateStore.parseRFC3339Milliseconds("2025-01-01T00:00:00.000Z"))
+        try store.commit([
+            .state(device: "a", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:00:00.000Z"), updatedMs: 1),
+            .state(device: "b", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:10:00.000Z"), updatedMs: 1),
+            .state(device: "c", state: state(path: ["app"]), updatedMs: 1),
+        ])
+        #expect(try store.counts().pendingLinks == 2)
+        #expect(try store.expiredPendingLinks(nowMs: early - 1) == [])
+        #expect(try store.expiredPendingLinks(nowMs: early) == [PendingLink(device: "a", expiresMs: early)])
+
+        #expect(try store.pruneExpiredPending(nowMs: early + 1) == ["a"])
+        #expect(try store.deviceState("a")?["pending"] == .null)
+        #expect(try store.deviceState("a")?["path"] == ["app"])
+        #expect(try store.counts().pendingLinks == 1)
+
+        // A state written without a pending link drops its index entry.
+        try store.commit([.state(device: "b", state: state(path: ["app"]), updatedMs: 2)])
+        #expect(try store.counts().pendingLinks == 0)
+    }
+
+    @Test(arguments: [
+        ("1970-01-01T00:00:00Z", Int64(0)),
+        ("2025-03-01T12:30:00.250Z", Int64(1_740_832_200_250)),
+        ("2025-03-01T13:30:00.250+01:00", Int64(1_740_832_200_250)),
+        ("2024-02-29T23:59:59.9999Z", Int64(1_709_251_199_999)),
+        ("1969-12-31T23:59:59.000Z", Int64(-1_000)),
+    ])
+    func rfc3339TimesParseToEpochMilliseconds(text: String, expected: Int64) {
+        #expect(StateStore.parseRFC3339Milliseconds(text) == expected)
+    }
+
+    @Test(arguments: ["", "2025-03-01", "2025-03-01T12:30:00", "2025-13-01T00:00:00Z", "2025-03-01T12:30:00.Z", "x"])
+    func malformedRFC3339TimesAreRejected(text: String) {
+        #expect(StateStore.parseRFC3339Milliseconds(text) == nil)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsReportedAndLeftUntouched() throws {
+        let dir = try StoreTestDirectory()
+        let garbage = Array(String(repeating: "not a database, just text. ", count: 300).utf8)
+        try dir.write(garbage, to: StateStore.fileName)
+        let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        #expect(error?.code == .notADatabase)
+        #expect(error?.path == dir.path + "/notifyd.sqlite")
+        #expect(error?.description.contains("move the file") == true)
+        #expect(try dir.read(StateStore.fileName) == garbage)
+        #expect(!dir.exists(StateStore.fileName + "-wal"))
+    }
+
+    @Test func aDamagedDatabaseIsReportedAndLeftUntouched() throws {
+        let dir = try StoreTestDirectory()
+        do {
+            let store = try StateStore(directory: dir.path)
+            try store.commit((1...300).map { decision("d\($0)", device: "ipad") })
+        }
+        var bytes = try dir.read(StateStore.fileName)
+        #expect(bytes.count > 8 * 4_096)
+        for i in 4_096..<bytes.count { bytes[i] = 0xA5 }  // every page after the first
+        try dir.write(bytes, to: StateStore.fileName)
+        let error = #expect(throws: StoreError.self) {
+            let store = try StateStore(directory: dir.path)
+            _ = try store.decisions(device: "ipad", limit: 10)
+        }
+        #expect(error?.code == .corrupt)
+        #expect(try dir.read(StateStore.fileName) == bytes)
+    }
+
+    @Test func aDatabaseFromANewerNotifydIsRefused() throws {
+        let dir = try StoreTestDirectory()
+        do { _ = try StateStore(directory: dir.path) }
+        var bytes = try dir.read(StateStore.fileName)
+        bytes.replaceSubrange(60..<64, with: [0, 0, 0, 99])  // PRAGMA user_version lives at offset 60
+        try dir.write(bytes, to: StateStore.fileName)
+        let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        #expect(error?.code == .schemaTooNew)
+        #expect(try dir.read(StateStore.fileName) == bytes)
+    }
+
+    @Test func aMissingDirectoryIsReported() throws {
+        let dir = try StoreTestDirectory()
+        let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path + "/absent") }
+        #expect(error?.code == .directoryMissing)
+        #expect(error?.path == dir.path + "/absent")
+    }
+
+    @Test func aReadOnlyDirectoryIsReported() throws {
+        let dir = try StoreTestDirectory()
+        let stateDir = dir.path + "/state"
+        #expect(mkdir(stateDir, 0o555) == 0)
+        let error = StoreTestDirectory.asUnprivilegedUser {
+            #expect(throws: StoreError.self) { try StateStore(directory: stateDir) }
+        }
+        #expect(error?.code == .readOnly)
+        #expect(error?.path == stateDir)
+        #expect(!dir.exists("state/notifyd.sqlite"))
+    }
+
+    @Test func aReadOnlyDatabaseIsReported() throws {
+        let dir = try StoreTestDirectory()
+        do { _ = try StateStore(directory: dir.path) }
+        #expect(chmod(dir.path, 0o777) == 0)
+        #expect(chmod(dir.path + "/notifyd.sqlite", 0o444) == 0)
+        let error = StoreTestDirectory.asUnprivilegedUser {
+            #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        }
+        #expect(error?.code == .readOnly)
+        #expect(error?.path == dir.path + "/notifyd.sqlite")
+    }
+
+    @Test func anUnreadableDatabaseIsReported() throws {
+        let dir = try StoreTestDirectory()
+        do { _ = try StateStore(directory: dir.path) }
+        #expect(chmod(dir.path, 0o777) == 0)
+        #expect(chmod(dir.path + "/notifyd.sqlite", 0o000) == 0)
+        let error = StoreTestDirectory.asUnprivilegedUser {
+            #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        }
+        #expect(error?.code == .unreadable)
+    }
+}
+
+/// A fresh directory under /tmp, removed with its contents when released.
+final class StoreTestDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/notifyd-test-XXXXXX".utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard created != nil else { throw StoreTestFailure(message: "mkdtemp failed: errno \(errno)") }
+        path = String(cString: created!)
+        chmod(path, 0o755)  // reachable when a test drops to an unprivileged file-system uid
+    }
+
+    deinit {
+        Self.remove(path)
+    }
+
+    func exists(_ name: String) -> Bool {
+        access(path + "/" + name, F_OK) == 0
+    }
+
+    func read(_ name: String) throws -> [UInt8] {
+        let fd = open(path + "/" + name, O_RDONLY)
+        guard fd >= 0 else { throw StoreTestFailure(message: "open \(name): errno \(errno)") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    func write(_ bytes: [UInt8], to name: String) throws {
+        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw StoreTestFailure(message: "open \(name): errno \(errno)") }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw StoreTestFailure(message: "short write to \(name)") }
+    }
+
+    /// Runs `body` with this thread's file-system uid set to `nobody` when running as root, so file
+    /// permissions apply as they do to the daemon's dynamic user (root ignores them). The body must
+    /// not suspend: the file-system uid belongs to the calling thread.
+    static func asUnprivilegedUser<T>(_ body: () -> T) -> T {
+        guard geteuid() == 0, let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "setfsuid") else {
+            return body()
+        }
+        typealias SetFSUID = @convention(c) (UInt32) -> Int32
+        let setfsuid = unsafeBitCast(symbol, to: SetFSUID.self)
+        _ = setfsuid(65_534)
+        defer { _ = setfsuid(0) }
+        return body()
+    }
+
+    private static func remove(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                guard name != ".", name != ".." else { continue }
+                let child = path + "/" + name
+                var info = stat()
+                if lstat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                    remove(child)
+                } else {
+                    unlink(child)
+                }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
+}
+
+struct StoreTestFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,138 @@
+import CoordinatorGraph
+import JSON
+import NotifyctlCore
+import Testing
+
+/// `validate`, and `resolve`/`explain` with `--offline` on config/shop.yaml.
+@Suite struct OfflineCommandTests {
+    static let broken = """
+        version: 1
+        app:
+          name: Shop
+          schemes: [shop]
+          fallback: catalog.nowhere
+        coordinators:
+          app:
+            kind: app
+            children: [main]
+            root: main
+          main:
+            kinds: stack
+            pages:
+              home: /home
+              item(id: Int): /items/{name}
+        """
+
+    @Test func validatePrintsEveryFindingCompilerStyle() throws {
+        let run = Fixtures.run(["validate", "broken.yaml"], files: ["broken.yaml": Self.broken])
+        #expect(run.status == .failure)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count >= 3, "expected several findings and a summary")
+        for line in lines.dropLast() {
+            #expect(line.hasPrefix("broken.yaml:"), "not compiler style: \(line)")
+            #expect(line.contains(": error: ") || line.contains(": warning: "), "no severity: \(line)")
+        }
+        #expect(run.output.contains("broken.yaml:12:5: error: "), "the unknown key 'kinds' is reported where it is")
+        #expect(lines.last?.hasPrefix("broken.yaml: ") == true)
+        #expect(lines.last?.contains(" errors, ") == true)
+        Fixtures.expectGolden(run.output, "validate-broken.txt")
+    }
+
+    @Test func validateJSONListsFindings() throws {
+        let run = Fixtures.run(["validate", "broken.yaml", "--json"], files: ["broken.yaml": Self.broken])
+        #expect(run.status == .failure)
+        let json = try JSON.parse(run.output)
+        #expect(json["valid"] == false)
+        let findings = try #require(json["findings"]?.arrayValue)
+        #expect(json["errors"]?.intValue == findings.count { $0["severity"] == "error" })
+        let first = try #require(findings.first)
+        #expect(first["file"] == "broken.yaml")
+        #expect(first["line"]?.intValue != nil && first["column"]?.intValue != nil)
+        #expect(first["code"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test func validateAcceptsTheShopConfig() {
+        let run = Fixtures.run(["validate", "config/shop.yaml"])
+        #expect(run.status == .success)
+        #expect(run.output.hasSuffix("config/shop.yaml: valid: 10 coordinators, 20 pages, 0 warnings\n"))
+    }
+
+    @Test func validateOfAMissingFileFails() {
+        let run = Fixtures.run(["validate", "nope.yaml"])
+        #expect(run.status == .failure)
+        #expect(run.errors == "notifyctl: error: cannot read 'nope.yaml': no such file\n")
+    }
+
+    @Test func offlineResolveIsTheColdStartDecision() throws {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://offers/SUMMER"])
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        Fixtures.expectGolden(run.output, "offline-resolve-offer.txt")
+    }
+
+    @Test func offlineResolveOfAGatedPageShowsThePendingPage() throws {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "https://shop.example.com/account/orders/42"])
+        #expect(run.status == .success)
+        Fixtures.expectGolden(run.output, "offline-resolve-gated.txt")
+    }
+
+    @Test func offlineJSONIsADecisionReplyTheGraphAccepts() throws {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://cart/checkout", "--json"])
+        #expect(run.status == .success)
+        let reply = try JSON.parse(run.output)
+        let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml").get()
+        let decision = try Decision(json: try #require(reply["decision"]), graph: loaded.graph)
+        #expect(decision.page.id.description == "cart.checkout")
+        #expect(decision.outcome == .gated)
+        #expect(decision.device == nil)
+        #expect(decision.source == nil)
+        #expect(decision.createdAt == Fixtures.now)
+        #expect(decision.id == "00000000-0000-4000-8000-000000000001")
+    }
+
+    @Test func offlineExplainOfAPayloadHasSourceAndTrace() throws {
+        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", "examples/payloads/apns-category.json"])
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("gated  account.order(id: 4711)\n"))
+        #expect(run.output.contains("├─ source    apns · aps.category\n"))
+        #expect(run.output.contains("├─ trace\n"))
+        Fixtures.expectGolden(run.output, "offline-explain-apns-category.txt")
+    }
+
+    @Test(arguments: [
+        "examples/payloads/apns-offer.json", "examples/payloads/fcm-v1.json", "examples/payloads/fcm-legacy.json",
+        "examples/payloads/ntfy.json", "examples/payloads/gotify.json", "examples/payloads/link.txt",
+    ])
+    func everyExamplePayloadRoutesOffline(_ path: String) {
+        let run = Fixtures.run(["send", "--offline", "config/shop.yaml", path])
+        #expect(run.status == .success, "\(run.errors)")
+        #expect(!run.output.hasPrefix("fallback"), "\(path) should match a pattern")
+    }
+
+    @Test func offlineUnmatchedLinkFallsBack() {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://nowhere"])
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("fallback  catalog.home\n"))
+    }
+
+    @Test func offlinePayloadErrorsAreTheDaemonsErrors() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
+        #expect(run.status == .failure)
+        #expect(run.errors.hasPrefix("notifyctl: error: io.notifyd.Router.InvalidPayload: reason: no link in the "))
+    }
+
+    @Test func offlineRefusesADevice() {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "--device", "d", "shop://cart"])
+        #expect(run.status == .usage)
+        #expect(run.errors.hasPrefix("notifyctl: error: '--device' needs the daemon"))
+    }
+
+    @Test func offlineWithABrokenConfigListsItsErrors() {
+        let run = Fixtures.run(
+            ["resolve", "--offline", "broken.yaml", "shop://cart"], files: ["broken.yaml": Self.broken])
+        #expect(run.status == .failure)
+        #expect(run.errors.hasPrefix("notifyctl: error: broken.yaml: the config has "))
+        #expect(run.errors.contains("\n  broken.yaml:12:5: error: "))
+    }
+}

@@ -1,0 +1,59 @@
+import NotifyctlCore
+import Testing
+
+/// What the process prints and returns for help and usage mistakes.
+@Suite struct UsageOutputTests {
+    @Test func overviewListsEveryCommandWithOneLine() {
+        let run = Fixtures.run(["--help"])
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        for command in Notifyctl.commands {
+            let line = run.output.split(separator: "\n").first { $0.hasPrefix("  " + command.synopsis + " ") }
+            #expect(line?.hasSuffix(command.summary) == true, "no overview line for \(command.name)")
+        }
+        Fixtures.expectGolden(run.output, "help-overview.txt")
+    }
+
+    @Test func everyCommandHasHelp() {
+        for command in Notifyctl.commands {
+            let run = Fixtures.run([command.name, "--help"])
+            #expect(run.status == .success)
+            #expect(run.output.hasPrefix("Usage: notifyctl \(command.name)"))
+            #expect(run.output.contains("--socket PATH"))
+        }
+    }
+
+    @Test func sendHelpMatchesItsGolden() {
+        Fixtures.expectGolden(Fixtures.run(["send", "--help"]).output, "help-send.txt")
+    }
+
+    @Test func usageMistakeExitsTwoWithTheCommandsUsage() {
+        let run = Fixtures.run(["history", "--limit", "many"])
+        #expect(run.status == .usage)
+        #expect(run.output.isEmpty)
+        #expect(
+            run.errors == """
+                notifyctl: error: '--limit' expects a whole number of at least 1, not 'many'
+                Usage: notifyctl history [--device D] [--limit N] [--json]
+                Run 'notifyctl history --help' for more.
+
+                """)
+    }
+
+    @Test func unknownCommandExitsTwo() {
+        let run = Fixtures.run(["sned"])
+        #expect(run.status == .usage)
+        #expect(
+            run.errors == """
+                notifyctl: error: unknown command 'sned'; did you mean 'send'?
+                Usage: notifyctl [--socket PATH] [--json] COMMAND ...
+
+                """)
+    }
+
+    @Test func versionPrintsTheVersion() {
+        let run = Fixtures.run(["--version"])
+        #expect(run.status == .success)
+        #expect(run.output == "notifyctl \(Notifyctl.version)\n")
+    }
+}

@@ -1,0 +1,168 @@
+"""Fixtures: the real notifyd binary on a temporary socket, and small raw-socket helpers."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("NOTIFYD_BIN_DIR", os.path.join(ROOT, ".build", "debug"))
+NOTIFYD = os.path.join(BIN, "notifyd")
+NOTIFYCTL = os.path.join(BIN, "notifyctl")
+SHOP = os.path.join(ROOT, "config", "shop.yaml")
+EXAMPLES = os.path.join(ROOT, "examples", "payloads")
+
+
+def wait_for_socket(path, process, timeout=20.0):
+    """Waits until something accepts on `path` (not a sleep: it retries connect until it succeeds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            log = getattr(process, "log_path", None)
+            text = open(log).read() if log else ""
+            raise RuntimeError(f"notifyd exited with {process.returncode}: {text}")
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(path)
+            return
+        except OSError:
+            time.sleep(0.01)
+        finally:
+            s.close()
+    raise TimeoutError(f"notifyd did not listen on {path}")
+
+
+class Daemon:
+    """A running notifyd with its socket, state directory and config path."""
+
+    def __init__(self, workdir, extra_args=(), config=SHOP, state=True):
+        self.workdir = workdir
+        self.socket = os.path.join(workdir, "notifyd.sock")
+        self.state_dir = os.path.join(workdir, "state") if state else None
+        self.config = os.path.join(workdir, "notifyd.yaml")
+        shutil.copy(config, self.config)
+        self.extra_args = list(extra_args)
+        self.process = None
+
+    def start(self):
+        args = [NOTIFYD, "--config", self.config, "--socket", self.socket, "--log-target", "console"]
+        if self.state_dir:
+            os.makedirs(self.state_dir, exist_ok=True)
+            args += ["--state-dir", self.state_dir]
+        self.log_path = os.path.join(self.workdir, "notifyd.log")
+        # A file, not a pipe: an unread pipe would fill and stall the daemon's console log writer.
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(args + self.extra_args, stderr=log)
+        self.process.log_path = self.log_path
+        wait_for_socket(self.socket, self.process)
+        return self
+
+    def log(self):
+        return open(self.log_path).read()
+
+    def stop(self, sig=signal.SIGTERM, timeout=20):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode if self.process else None
+
+    def call(self, method, parameters=None, **flags):
+        """One call on a new connection; returns the reply object."""
+        with Raw(self.socket) as raw:
+            raw.send(call(method, parameters, **flags))
+            return raw.recv()
+
+    def alive_and_answering(self):
+        """A normal request on a new connection gets a correct answer."""
+        reply = self.call("io.notifyd.Router.Resolve", {"link": "shop://offers/SUMMER", "dryRun": True})
+        return reply.get("parameters", {}).get("decision", {}).get("page", {}).get("id") == "cart.offer"
+
+
+def call(method, parameters=None, **flags):
+    message = {"method": method}
+    if parameters is not None:
+        message["parameters"] = parameters
+    message.update(flags)
+    return json.dumps(message).encode() + b"\0"
+
+
+class Raw:
+    """A raw varlink connection: bytes in, NUL-framed JSON replies out."""
+
+    def __init__(self, path, timeout=10.0):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self.sock.connect(path)
+        self.buffer = b""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sock.close()
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def recv(self):
+        """The next reply, or None when the daemon closed the connection."""
+        while b"\0" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        frame, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(frame)
+
+    def closed_by_peer(self):
+        """True when the daemon closes the connection (reads until EOF; replies before it are skipped)."""
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+
+
+@pytest.fixture
+def workdir():
+    d = tempfile.mkdtemp(prefix="notifyd-test-")
+    os.chmod(d, 0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon(workdir):
+    d = Daemon(workdir).start()
+    yield d
+    d.stop()
+
+
+@pytest.fixture
+def make_daemon(workdir):
+    started = []
+
+    def make(*extra_args, **kwargs):
+        path = os.path.join(workdir, f"d{len(started)}")
+        os.makedirs(path, exist_ok=True)
+        os.chmod(path, 0o755)
+        d = Daemon(path, extra_args, **kwargs)
+        started.append(d)
+        return d
+
+    yield make
+    for d in started:
+        d.stop()

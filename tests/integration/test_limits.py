@@ -1,0 +1,226 @@
+"""Bad input and limits: each gets a typed error or closes only its own connection, and the daemon goes on."""
+import json
+import os
+import signal
+import socket
+
+import pytest
+
+import subprocess
+
+from conftest import NOTIFYD, SHOP, Raw, call
+
+ROUTER = "io.notifyd.Router"
+
+
+def resolve(link, **extra):
+    return call(f"{ROUTER}.Resolve", {"link": link, "dryRun": True, **extra})
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("garbage bytes", b"\x00\x01\x02 not json at all\x00"),
+        ("invalid UTF-8", b'{"method": "io.notifyd.Router.GetStats", "parameters": {"x": "\xff\xfe"}}\x00'),
+        ("not an object", b"[1, 2, 3]\x00"),
+        ("unknown header key", b'{"method": "io.notifyd.Router.GetStats", "sneaky": true}\x00'),
+        ("non-boolean flag", b'{"method": "io.notifyd.Router.GetStats", "more": "yes"}\x00'),
+        ("method not a string", b'{"method": 42}\x00'),
+        ("10,000-deep JSON", b'{"method": "io.notifyd.Router.GetStats", "parameters": {"a": ' + b"[" * 10000 + b"]" * 10000 + b"}}\x00"),
+    ],
+)
+def test_a_malformed_frame_closes_only_its_connection(daemon, name, data):
+    with Raw(daemon.socket) as bystander, Raw(daemon.socket) as raw:
+        raw.send(data)
+        assert raw.closed_by_peer(), name
+        bystander.send(resolve("shop://offers/A"))
+        assert bystander.recv()["parameters"]["decision"]["page"]["id"] == "cart.offer"
+    assert daemon.alive_and_answering()
+
+
+def test_a_frame_without_nul_then_close_is_dropped(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(b'{"method": "io.notifyd.Router.GetStats"')
+    assert daemon.alive_and_answering()
+
+
+def test_a_1_mib_frame_gets_payload_too_large_and_a_close(daemon):
+    with Raw(daemon.socket) as raw:
+        try:
+            raw.send(b'{"method": "io.notifyd.Router.Resolve", "parameters": {"link": "' + b"a" * (1 << 20) + b'"}}\x00')
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the daemon may close before the whole frame is sent
+        try:
+            reply = raw.recv()
+        except ConnectionResetError:
+            reply = None
+        if reply is not None:
+            assert reply["error"] == f"{ROUTER}.PayloadTooLarge"
+            assert reply["parameters"]["max"] == 65536
+    assert daemon.alive_and_answering()
+
+
+@pytest.mark.parametrize(
+    "parameters, bad",
+    [
+        ({"link": 42}, "link"),
+        ({"link": "shop://offers/A", "device": 7}, "device"),
+        ({"link": "shop://offers/A", "dryRun": "yes"}, "dryRun"),
+        ({}, "link"),
+        ({"link": "shop://offers/A", "surprise": 1}, "surprise"),
+    ],
+)
+def test_wrong_parameter_types_get_invalid_parameter(daemon, parameters, bad):
+    reply = daemon.call(f"{ROUTER}.Resolve", parameters)
+    assert reply["error"] == "org.varlink.service.InvalidParameter"
+    assert reply["parameters"]["parameter"] == bad
+    assert daemon.alive_and_answering()
+
+
+def test_unknown_methods_and_interfaces(daemon):
+    assert daemon.call(f"{ROUTER}.Teleport")["error"] == "org.varlink.service.MethodNotFound"
+    assert daemon.call("com.example.Nope.Hello")["error"] == "org.varlink.service.InterfaceNotFound"
+    assert daemon.call(f"{ROUTER}.Monitor")["error"] == "org.varlink.service.ExpectedMore"
+    assert daemon.alive_and_answering()
+
+
+def test_bad_links_and_payloads_get_typed_errors(daemon):
+    # A link outside the allow-list is refused, not sent to the fallback page.
+    no_route = daemon.call(f"{ROUTER}.Resolve", {"link": "ftp://evil.example.com/x"})
+    assert no_route["error"] == f"{ROUTER}.NoRoute"
+    assert no_route["parameters"]["link"] == "ftp://evil.example.com/x"
+    # An allowed link that matches no pattern goes to the fallback page.
+    fallback = daemon.call(f"{ROUTER}.Resolve", {"link": "shop://nowhere/at/all", "dryRun": True})
+    assert fallback["parameters"]["decision"]["outcome"] == "fallback"
+    assert fallback["parameters"]["decision"]["page"]["id"] == "catalog.home"
+    bad = daemon.call(f"{ROUTER}.Route", {"payload": {"message": {"data": {"deeplink": 5}}}})
+    assert bad["error"] == f"{ROUTER}.InvalidPayload"
+    assert bad["parameters"]["field"].startswith("message.data")
+    assert daemon.alive_and_answering()
+
+
+def test_pipelined_requests_are_answered_in_order(daemon):
+    links = [f"shop://offers/CODE{i}" for i in range(200)]
+    with Raw(daemon.socket) as raw:
+        raw.send(b"".join(resolve(link) for link in links))
+        ids = [raw.recv()["parameters"]["decision"]["page"]["arguments"]["id"] for _ in links]
+    assert ids == [f"CODE{i}" for i in range(200)]
+
+
+def test_oneway_calls_get_no_reply(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(call(f"{ROUTER}.Resolve", {"link": "shop://offers/ONEWAY", "device": "d1"}, oneway=True))
+        raw.send(call(f"{ROUTER}.GetState", {"device": "d1"}))
+        reply = raw.recv()
+    # The first reply on the wire is GetState's: the oneway call was done but not answered.
+    assert reply["parameters"]["state"]["stacks"]["cart"][-1]["arguments"] == {"id": "ONEWAY"}
+
+
+def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):
+    d = make_daemon().start()
+    with Raw(d.socket, timeout=30) as raw:
+        raw.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        count = 3000
+        raw.send(b"".join(resolve(f"shop://offers/N{i}") for i in range(count)))
+        assert d.alive_and_answering()  # another client is served meanwhile
+        got = [raw.recv()["parameters"]["decision"]["page"]["arguments"]["id"] for _ in range(count)]
+    assert got == [f"N{i}" for i in range(count)]
+
+
+def test_connection_caps_per_uid(make_daemon):
+    d = make_daemon("--max-connections-per-uid", "4").start()
+    held = []
+    # Earlier connections (the start-up probe) may not have been reaped yet: retry until four are in.
+    for _ in range(100):
+        held = [Raw(d.socket) for _ in range(4)]
+        try:
+            for r in held:
+                r.send(resolve("shop://offers/A"))
+                assert r.recv() is not None
+            break
+        except (BrokenPipeError, ConnectionResetError, AssertionError):
+            for r in held:
+                r.sock.close()
+            held = []
+    assert len(held) == 4
+    try:
+        with Raw(d.socket) as extra:
+            assert extra.closed_by_peer()
+    finally:
+        for r in held:
+            r.sock.close()
+    assert d.alive_and_answering()
+
+
+def test_idle_connections_are_closed(make_daemon):
+    d = make_daemon("--idle-timeout", "1").start()
+    with Raw(d.socket, timeout=10) as raw:
+        assert raw.closed_by_peer()
+    assert d.alive_and_answering()
+
+
+def test_mutating_methods_need_privilege(make_daemon):
+    d = make_daemon("--socket-mode", "0666").start()
+    nobody = 65534
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child drops to nobody and reports what it got
+        try:
+            os.setgid(nobody)
+            os.setuid(nobody)
+            results = {}
+            for method, parameters in [
+                ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
+                ("ForgetDevice", {"device": "x"}),
+                ("Reload", {}),
+            ]:
+                reply = d.call(f"{ROUTER}.{method}", parameters)
+                results[method] = reply.get("error", "ok")
+            os.write(write, json.dumps(results).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    results = json.loads(os.read(read, 65536))
+    os.waitpid(pid, 0)
+    assert results == {
+        "Resolve": "ok",
+        "ForgetDevice": "org.varlink.service.PermissionDenied",
+        "Reload": "org.varlink.service.PermissionDenied",
+    }
+
+
+def test_socket_file_is_not_world_writable(daemon):
+    mode = os.stat(daemon.socket).st_mode & 0o777
+    assert mode == 0o660
+
+
+def test_a_live_socket_is_not_stolen_and_a_stale_one_is_replaced(make_daemon, daemon):
+    thief = subprocess.run(
+        [NOTIFYD, "--config", SHOP, "--socket", daemon.socket, "--log-target", "console"],
+        capture_output=True, text=True, timeout=30)
+    assert thief.returncode == 1
+    assert "refusing to steal" in thief.stderr
+    assert daemon.alive_and_answering()
+    # A stale socket file (nobody listening) is replaced.
+    stale = make_daemon()
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(stale.socket)
+    s.close()
+    stale.start()
+    assert stale.alive_and_answering()
+
+
+def test_sigterm_finishes_in_flight_replies_and_exits_zero(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(b"".join(resolve(f"shop://offers/T{i}") for i in range(500)))
+        first = raw.recv()
+        assert first is not None
+        daemon.process.send_signal(signal.SIGTERM)
+        rest = []
+        while True:
+            reply = raw.recv()
+            if reply is None:
+                break
+            rest.append(reply)
+    assert len(rest) == 499
+    assert daemon.process.wait(20) == 0
