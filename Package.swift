@@ -38,7 +38,7 @@ let package = Package(
         // Benchmarks print figures; they are never timed tests.
         .executableTarget(
             name: "notifyd-bench",
-            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"],
+            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "NotifyDaemon"],
             path: "Benchmarks/notifyd-bench"
         ),
 

@@ -40,7 +40,9 @@ func runConfigBenchmark(_ arguments: [String]) {
                 if !loaded.warnings.isEmpty { print("warning: \(loaded.warnings.prefix(3))") }
                 graph = loaded.graph
             case .failure(let error):
-                print("generated \(format) config rejected:\n\(error.findings.prefix(10).map(\.description).joined(separator: "\n"))")
+                print(
+                    "generated \(format) config rejected:\n\(error.findings.prefix(10).map(\.description).joined(separator: "\n"))"
+                )
                 exit(1)
             }
         }
@@ -89,23 +91,32 @@ struct GeneratedConfig {
                 case 1: list.append(("item(id: Int)", ["\(base)/items/{id}", "\(base)/i/{id}"], nil, []))
                 case 2: list.append(("article(slug: String)", ["\(base)/articles/{slug}"], "home", []))
                 case 3:
-                    list.append(("list(sort: Sort = price, page: Int = 1)", ["\(base)/list?sort={sort}&page={page}"], nil, []))
+                    list.append(
+                        ("list(sort: Sort = price, page: Int = 1)", ["\(base)/list?sort={sort}&page={page}"], nil, []))
                 case 4: list.append(("file(path: String)", ["\(base)/files/{path...}"], nil, []))
                 default:
-                    list.append(("detail\(p)(id: Int, tab: Sort = rating)", ["\(base)/d\(p)/{id}"], "item", p % 3 == 0 ? ["session"] : []))
+                    list.append(
+                        (
+                            "detail\(p)(id: Int, tab: Sort = rating)", ["\(base)/d\(p)/{id}"], "item",
+                            p % 3 == 0 ? ["session"] : []
+                        ))
                 }
             }
             stackPages.append(list)
         }
-        var y = "version: 1\napp:\n  name: Bench\n  schemes: [bench]\n  hosts: [bench.example.com, \"*.bench.example.com\"]\n"
-        y += "  fallback: s0.home\nlinks:\n  keys: [deeplink, url]\n  pendingExpiry: 600\ntypes:\n  Sort: [price, rating, newest]\n"
+        var y =
+            "version: 1\napp:\n  name: Bench\n  schemes: [bench]\n  hosts: [bench.example.com, \"*.bench.example.com\"]\n"
+        y +=
+            "  fallback: s0.home\nlinks:\n  keys: [deeplink, url]\n  pendingExpiry: 600\ntypes:\n  Sort: [price, rating, newest]\n"
         y += "categories:\n"
         for s in stride(from: 0, to: stacks, by: max(1, stacks / 50)) { y += "  ITEM_\(s): s\(s).item(id: $itemId)\n" }
-        y += "coordinators:\n  app:\n    kind: app\n    children: [\((0..<tabs).map { "t\($0)" }.joined(separator: ", ")), login]\n"
+        y +=
+            "coordinators:\n  app:\n    kind: app\n    children: [\((0..<tabs).map { "t\($0)" }.joined(separator: ", ")), login]\n"
         y += "    root: t0\n  login:\n    kind: modal\n    provides: session\n    pages:\n      login: /login\n"
         for t in 0..<tabs {
             let children = stride(from: t, to: stacks, by: tabs).map { "s\($0)" }
-            y += "  t\(t):\n    kind: tabs\n    children: [\(children.joined(separator: ", "))]\n    root: \(children[0])\n"
+            y +=
+                "  t\(t):\n    kind: tabs\n    children: [\(children.joined(separator: ", "))]\n    root: \(children[0])\n"
         }
         for (s, list) in stackPages.enumerated() {
             y += "  s\(s):\n    kind: stack\n    pages:\n"
@@ -127,16 +138,21 @@ struct GeneratedConfig {
         j += "\"hosts\": [\"bench.example.com\", \"*.bench.example.com\"], \"fallback\": \"s0.home\"},\n"
         j += "\"links\": {\"keys\": [\"deeplink\", \"url\"], \"pendingExpiry\": 600},\n"
         j += "\"types\": {\"Sort\": [\"price\", \"rating\", \"newest\"]},\n\"categories\": {"
-        j += stride(from: 0, to: stacks, by: max(1, stacks / 50)).map { "\(q("ITEM_\($0)")): \(q("s\($0).item(id: $itemId)"))" }
-            .joined(separator: ", ")
+        j += stride(from: 0, to: stacks, by: max(1, stacks / 50)).map {
+            "\(q("ITEM_\($0)")): \(q("s\($0).item(id: $itemId)"))"
+        }
+        .joined(separator: ", ")
         j += "},\n\"coordinators\": {\n"
         var entries: [String] = []
         entries.append(
-            "\"app\": {\"kind\": \"app\", \"children\": \(list((0..<tabs).map { "t\($0)" } + ["login"])), \"root\": \"t0\"}")
-        entries.append("\"login\": {\"kind\": \"modal\", \"provides\": \"session\", \"pages\": {\"login\": \"/login\"}}")
+            "\"app\": {\"kind\": \"app\", \"children\": \(list((0..<tabs).map { "t\($0)" } + ["login"])), \"root\": \"t0\"}"
+        )
+        entries.append(
+            "\"login\": {\"kind\": \"modal\", \"provides\": \"session\", \"pages\": {\"login\": \"/login\"}}")
         for t in 0..<tabs {
             let children = stride(from: t, to: stacks, by: tabs).map { "s\($0)" }
-            entries.append("\"t\(t)\": {\"kind\": \"tabs\", \"children\": \(list(children)), \"root\": \(q(children[0]))}")
+            entries.append(
+                "\"t\(t)\": {\"kind\": \"tabs\", \"children\": \(list(children)), \"root\": \(q(children[0]))}")
         }
         for (s, pages) in stackPages.enumerated() {
             let body = pages.map { page in

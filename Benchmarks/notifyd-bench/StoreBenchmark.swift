@@ -27,13 +27,22 @@ func runStoreBenchmark(arguments: [String]) {
         }
     }
     if let batch = onlyBatch, batch > 0 {
-        storeRun(parent: parent, label: "\(batch) decisions per commit", total: total, batch: batch, withState: false, orderedIDs: orderedIDs)
+        storeRun(
+            parent: parent, label: "\(batch) decisions per commit", total: total, batch: batch, withState: false,
+            orderedIDs: orderedIDs)
         return
     }
-    print("state store: \(total) decisions per run, ~\(sampleDecision(id: "x", device: "d").serialized.utf8.count) bytes each")
-    storeRun(parent: parent, label: "1 decision per commit", total: min(total, 20_000), batch: 1, withState: false, orderedIDs: orderedIDs)
-    storeRun(parent: parent, label: "64 decisions per commit", total: total, batch: 64, withState: false, orderedIDs: orderedIDs)
-    storeRun(parent: parent, label: "64 × (decision + state) per commit", total: total, batch: 64, withState: true, orderedIDs: orderedIDs)
+    let size = sampleDecision(id: "x", device: "d").serialized.utf8.count
+    print("state store: \(total) decisions per run, ~\(size) bytes each")
+    storeRun(
+        parent: parent, label: "1 decision per commit", total: min(total, 20_000), batch: 1, withState: false,
+        orderedIDs: orderedIDs)
+    storeRun(
+        parent: parent, label: "64 decisions per commit", total: total, batch: 64, withState: false,
+        orderedIDs: orderedIDs)
+    storeRun(
+        parent: parent, label: "64 × (decision + state) per commit", total: total, batch: 64, withState: true,
+        orderedIDs: orderedIDs)
 }
 
 private func storeRun(parent: String, label: String, total: Int, batch: Int, withState: Bool, orderedIDs: Bool) {

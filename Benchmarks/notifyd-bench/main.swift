@@ -12,7 +12,8 @@ struct Benchmark {
 }
 
 let benchmarks: [Benchmark] = [
-    Benchmark(name: "matcher", summary: "link matches per second for 10, 1,000 and 10,000 routes", run: runMatcherBenchmark)
+    Benchmark(
+        name: "matcher", summary: "link matches per second for 10, 1,000 and 10,000 routes", run: runMatcherBenchmark)
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

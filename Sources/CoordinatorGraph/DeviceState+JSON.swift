@@ -35,13 +35,14 @@ extension DeviceState {
             object, allowed: ["path", "started", "tabs", "stacks", "conditions", "pending"], at: root)
 
         let pathPath = JSONReader.member(root, "path")
-        let path = try object["path"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: pathPath) } ?? []
+        let path =
+            try object["path"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: pathPath) } ?? []
         for (i, name) in path.enumerated() {
             let at = JSONReader.element(pathPath, i)
             let coordinator = try Self.coordinator(name, graph: graph, at: at)
             if i == 0, coordinator.kind != .app {
                 throw JSONDecodeError(
-                    code: .invalidValue, path: at, message: "the path must start with the root '\(graph.root.name)'")
+                    code: .invalidValue, path: at, message: "the path must start with the root coordinator (kind app)")
             }
             if path[..<i].contains(name) {
                 throw JSONDecodeError(code: .invalidValue, path: at, message: "'\(name)' appears twice in the path")
@@ -50,7 +51,8 @@ extension DeviceState {
 
         let startedPath = JSONReader.member(root, "started")
         var started =
-            try object["started"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: startedPath) } ?? []
+            try object["started"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: startedPath) }
+            ?? []
         for (i, name) in started.enumerated() {
             _ = try Self.coordinator(name, graph: graph, at: JSONReader.element(startedPath, i))
         }
@@ -66,7 +68,8 @@ extension DeviceState {
                 let coordinator = try Self.coordinator(key, graph: graph, at: at)
                 guard coordinator.kind == .tabs else {
                     throw JSONDecodeError(
-                        code: .invalidValue, path: at, message: "'\(key)' is a \(coordinator.kind) coordinator, not tabs")
+                        code: .invalidValue, path: at,
+                        message: "'\(key)' is a \(coordinator.kind) coordinator, not tabs")
                 }
                 let child = try JSONReader.string(value, at: at)
                 guard coordinator.children.contains(child) else {
@@ -92,7 +95,8 @@ extension DeviceState {
                     guard page.id.coordinator == key else {
                         throw JSONDecodeError(
                             code: .invalidValue, path: JSONReader.member(pageAt, "id"),
-                            message: "page '\(page.id)' belongs to '\(page.id.coordinator)', not to the stack of '\(key)'")
+                            message:
+                                "page '\(page.id)' belongs to '\(page.id.coordinator)', not to the stack of '\(key)'")
                     }
                     pages.append(page)
                 }
@@ -121,7 +125,8 @@ extension DeviceState {
     static func coordinator(_ name: String, graph: Graph, at path: String) throws(JSONDecodeError) -> Coordinator {
         guard let coordinator = graph.coordinator(name) else {
             throw JSONDecodeError(
-                code: .unknownCoordinator, path: path, message: "unknown coordinator '\(name)'; the graph does not declare it")
+                code: .unknownCoordinator, path: path,
+                message: "unknown coordinator '\(name)'; the graph does not declare it")
         }
         return coordinator
     }

@@ -47,9 +47,11 @@ public struct JSONDecodeError: Error, Sendable, Hashable, CustomStringConvertibl
 enum JSONReader {
     /// `base.key`, or `base["key"]` when the key is not a plain identifier.
     static func member(_ base: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+            }
         if plain { return base + "." + key }
         return base + "[" + JSON.string(key).serialized + "]"
     }

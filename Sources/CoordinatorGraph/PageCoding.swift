@@ -14,9 +14,10 @@ enum PageCoding {
         let idText = try JSONReader.string(try JSONReader.required(object, "id", at: path), at: idPath)
         let definition = try pageDefinition(idText, graph: graph, at: idPath)
         let argumentsPath = JSONReader.member(path, "arguments")
-        let given = try object["arguments"].map { (json) throws(JSONDecodeError) in
-            try JSONReader.object(json, at: argumentsPath)
-        } ?? JSONObject()
+        let given =
+            try object["arguments"].map { (json) throws(JSONDecodeError) in
+                try JSONReader.object(json, at: argumentsPath)
+            } ?? JSONObject()
         for label in given.keys where !definition.declaration.parameters.contains(where: { $0.label == label }) {
             throw JSONDecodeError(
                 code: .invalidArgument, path: JSONReader.member(argumentsPath, label),
@@ -118,7 +119,9 @@ enum PageCoding {
         return Page(id: definition.id, arguments: arguments)
     }
 
-    static func pageDefinition(_ idText: String, graph: Graph, at path: String) throws(JSONDecodeError)
+    static func pageDefinition(
+        _ idText: String, graph: Graph, at path: String
+    ) throws(JSONDecodeError)
         -> PageDefinition
     {
         guard let id = PageID(idText) else {

@@ -4,22 +4,28 @@ extension Resolver {
     /// How many coordinators at the start of `path` are already visible, in order, on the device.
     func visiblePrefix(of path: [Int], state: DeviceState) -> Int {
         var k = 0
-        while k < path.count, k < state.path.count, state.path[k] == graph.coordinators[path[k]].name { k += 1 }
+        while k < path.count, k < state.path.count, state.path[k] == names[path[k]] { k += 1 }
         return k
     }
 
     /// Steps 2–3 of the grammar: dismisses the presented coordinators in the way, then enters `path[..<end]`
-    /// (selecting tabs, presenting, reusing or starting).
-    func navigate(_ path: [Int], upTo end: Int, walk: inout Walk) {
+    /// (selecting tabs, presenting, reusing or starting). With `toFront`, a coordinator at `end - 1` that is
+    /// visible under other (non-presented) coordinators is activated so that it becomes the top.
+    func navigate(_ path: [Int], upTo end: Int, toFront: Bool, walk: inout Walk) {
         let k = visiblePrefix(of: path, state: walk.state)
         if walk.trace != nil {
-            for i in 1..<max(1, min(k, end)) { walk.note("\(graph.coordinators[path[i]].name): visible, kept") }
+            for i in 1..<max(1, min(k, end)) { walk.note("\(names[path[i]]): visible, kept") }
         }
         dismissPresented(downTo: k, walk: &walk)
         var i = max(k, 1)
         while i < end {
             enter(path[i], parent: path[i - 1], walk: &walk)
             i += 1
+        }
+        if toFront, k >= end, end > 1, walk.state.path.count > end {
+            let above = walk.state.path[end]
+            walk.note("\(names[path[end - 1]]): visible under \(above), brought to the front")
+            walk.emit(Step(.activate, names[path[end - 1]]), resolver: self)
         }
     }
 
@@ -40,8 +46,8 @@ extension Resolver {
 
     /// Enters `child` under `parent`: `selectTab` when needed, then `present`, `activate` or `start`.
     func enter(_ child: Int, parent: Int, walk: inout Walk) {
-        let childName = graph.coordinators[child].name
-        let parentName = graph.coordinators[parent].name
+        let childName = names[child]
+        let parentName = names[parent]
         if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
             let previous = walk.state.tabs[parentName]
             walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
@@ -62,7 +68,7 @@ extension Resolver {
     /// Step 4 of the grammar: brings the owner's stack to just below `page` (the `display` that follows shows it).
     /// The owner's root page goes beneath an empty stack only on a cold start.
     func arrangeStack(of owner: Int, for page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk) {
-        let ownerName = graph.coordinators[owner].name
+        let ownerName = names[owner]
         let stack = walk.state.stacks[ownerName] ?? []
         if let j = stack.lastIndex(of: page) {
             if j != stack.count - 1 {

@@ -13,8 +13,8 @@ extension Resolver {
     /// page's own.
     func firstUnmetCondition(path: [Int], page: PageDefinition, state: DeviceState, walk: inout Walk) -> Gate? {
         for (i, coordinator) in path.enumerated() {
-            for condition in graph.coordinators[coordinator].requires where !state.isSatisfied(condition) {
-                walk.note("gated: \(graph.coordinators[coordinator].name) requires \(condition), not satisfied")
+            for condition in requirements[coordinator] where !state.isSatisfied(condition) {
+                walk.note("gated: \(names[coordinator]) requires \(condition), not satisfied")
                 return Gate(condition: condition, coordinatorIndex: i)
             }
         }
@@ -41,11 +41,11 @@ extension Resolver {
         var provider = try self.provider(of: condition)
         var hops = 0
         search: while hops < graph.coordinators.count {
-            for required in graph.coordinators[provider].requires where !walk.state.isSatisfied(required) {
+            for required in requirements[provider] where !walk.state.isSatisfied(required) {
                 let next = try self.provider(of: required)
                 walk.note(
-                    "\(graph.coordinators[provider].name) requires \(required) itself: "
-                        + "\(graph.coordinators[next].name) comes first")
+                    "\(names[provider]) requires \(required) itself: "
+                        + "\(names[next]) comes first")
                 condition = required
                 provider = next
                 hops += 1
@@ -54,7 +54,7 @@ extension Resolver {
             break
         }
         let found = (provider: provider, condition: condition)
-        let providerName = graph.coordinators[provider].name
+        let providerName = names[provider]
         walk.note("\(condition) is provided by \(providerName)")
         let k = visiblePrefix(of: path, state: walk.state)
         if let j = walk.state.path.lastIndex(of: providerName), j >= k {
@@ -63,7 +63,7 @@ extension Resolver {
             walk.emit(Step(.activate, providerName), resolver: self)
             return found
         }
-        navigate(path, upTo: gate.coordinatorIndex ?? path.count, walk: &walk)
+        navigate(path, upTo: gate.coordinatorIndex ?? path.count, toFront: false, walk: &walk)
         if coldStart, gate.coordinatorIndex == nil, let owner = path.last {
             arrangeStack(of: owner, for: page, definition: definition, coldStart: true, walk: &walk)
         }
@@ -76,17 +76,19 @@ extension Resolver {
                 parentName = walk.state.path[j]
                 walk.note("present \(providerName) over \(parentName): the visible parent nearest the top")
             } else {
-                guard let providerPath = self.path(to: provider, state: walk.state, walk: &walk) else {
+                guard let providerPath = self.path(to: provider, state: walk.state, walk: &walk),
+                    providerPath.count >= 2
+                else {
                     throw ResolveError(
                         code: .unreachable, subject: providerName,
-                        message: "'\(providerName)' cannot be reached from '\(graph.root.name)'; declare its parents")
+                        message: "'\(providerName)' cannot be reached from '\(names[rootIndex])'; declare its parents")
                 }
-                navigate(providerPath, upTo: providerPath.count - 1, walk: &walk)
-                parentName = graph.coordinators[providerPath[providerPath.count - 2]].name
+                navigate(providerPath, upTo: providerPath.count - 1, toFront: false, walk: &walk)
+                parentName = names[providerPath[providerPath.count - 2]]
                 walk.note("present \(providerName) over \(parentName): none of its parents was visible")
             }
         } else {
-            parentName = walk.state.top ?? graph.coordinators[rootIndex].name
+            parentName = walk.state.top ?? names[rootIndex]
             walk.note("present \(providerName) over the current top \(parentName)")
         }
         walk.emit(Step(.present, providerName, parent: parentName), resolver: self)

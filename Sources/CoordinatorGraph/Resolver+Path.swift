@@ -6,7 +6,7 @@ extension Resolver {
     public func path(to coordinator: String, state: DeviceState?) -> [String]? {
         guard let target = indexByName[coordinator] else { return nil }
         var walk = Walk(state: state ?? .initial, explain: false)
-        return path(to: target, state: walk.state, walk: &walk)?.map { graph.coordinators[$0].name }
+        return path(to: target, state: walk.state, walk: &walk)?.map { names[$0] }
     }
 
     /// The path from the root to `target` as indices, choosing parents by (visible nearest the top, started,
@@ -21,7 +21,7 @@ extension Resolver {
             var best = -1
             var bestRank = (tier: Int.max, order: Int.max, position: Int.max)
             for (position, parent) in parents.enumerated() where depths[parent] >= 0 && !reversed.contains(parent) {
-                let name = graph.coordinators[parent].name
+                let name = names[parent]
                 let rank: (tier: Int, order: Int, position: Int)
                 if let visible = state.path.lastIndex(of: name) {
                     rank = (0, -visible, position)
@@ -36,7 +36,7 @@ extension Resolver {
                 }
             }
             guard best >= 0 else {
-                walk.note("parents of \(graph.coordinators[current].name) loop back: using the shortest path")
+                walk.note("parents of \(names[current]) loop back: using the shortest path")
                 return shortestPath(to: target)
             }
             if parents.count > 1, walk.trace != nil {
@@ -46,9 +46,8 @@ extension Resolver {
                 case 1: reason = "started"
                 default: reason = "shortest path, then declaration order"
                 }
-                let names = parents.map { graph.coordinators[$0].name }.joined(separator: ", ")
-                walk.note(
-                    "\(graph.coordinators[current].name) has parents \(names): chose \(graph.coordinators[best].name) (\(reason))")
+                let list = parents.map { names[$0] }.joined(separator: ", ")
+                walk.note("\(names[current]) has parents \(list): chose \(names[best]) (\(reason))")
             }
             reversed.append(best)
             current = best

@@ -3,7 +3,8 @@ import DeepLink
 /// Turns a typed ``Page`` and a device's ``DeviceState`` into a ``Decision`` and the device's next state.
 ///
 /// Pure: the time and the state are passed in, nothing is read or stored. Built once per ``Graph`` (it
-/// precomputes each coordinator's parents, kind and depth) and shared read-only.
+/// precomputes each coordinator's parents, kind and depth) and shared read-only. Resolving allocates the path,
+/// the steps and the next state, nothing per coordinator visited.
 ///
 /// ## Path
 ///
@@ -14,54 +15,66 @@ import DeepLink
 ///
 /// ## Steps (contract)
 ///
-/// A decision's steps are, in this order:
+/// A *cold start* is a decision for a device whose visible path is empty (never seen, or nothing on screen).
+/// V is the device's visible path. A routed, fallback or resumed decision's steps are, in this order:
 ///
 /// 1. `activate app`: always first (the root is brought to the front).
-/// 2. `dismiss X`: each presented coordinator (`modal`, `flow`) of the visible path that lies above the point
-///    where the visible path leaves the target path, top-most first. Dismissing stops X and what is above it.
+/// 2. `dismiss X` for each presented coordinator (`modal`, `flow`) of V above the point where V leaves the
+///    path, top-most first. Dismissing stops X and what is above it.
 /// 3. For each coordinator X of the path past the part already visible, P the one before it: `selectTab P
 ///    child X` when P is a `tabs` coordinator whose selected tab is not X; then `present X parent P` when X is a
 ///    modal or flow, else `activate X` when X is started (reused: a tab keeps its stack), else `start X parent P`.
-///    A coordinator already visible on the path gets no step.
+///    A coordinator already visible on the path gets no step; when the whole path is visible but the owner has
+///    (non-presented) coordinators above it, `activate owner` brings it to the front.
 /// 4. The owner's page stack, when the page is not already its top:
 ///    - the page (same arguments) is in the stack: `popTo` it;
-///    - the stack is empty (the owner was just started): `setRoot` its root page (the first declared page, unless
-///      that is the page itself or in its back chain), then `push` the page's `back` chain, farthest first;
-///    - otherwise `popTo` the nearest page of the back chain found in the stack (when it is not the top) and
+///    - the stack is empty: `setRoot` the bottom page and `push` the others of the synthesized back stack, bottom
+///      first: on a cold start the owner's root page (its first declared page, unless that is the page itself or
+///      in its back chain) then the page's `back` chain farthest first; otherwise the `back` chain only;
+///    - otherwise `popTo` the nearest page of the `back` chain found in the stack (when it is not the top) and
 ///      `push` the chain's pages above it; with none of them in the stack, `push` the whole chain.
 ///
-///    Back-chain pages take the page's arguments by label, else their defaults; the chain stops before a page
-///    that would lack an argument or repeat.
+///    Back-chain pages take the page's arguments by label (converted when the types differ), else their
+///    defaults; the chain stops before a page that would lack an argument or repeat.
 /// 5. `display owner page`: always last (it pushes the page unless it is the top already).
 ///
 /// ## Gates
 ///
 /// Conditions are checked along the path, root first, each coordinator's `requires` in declared order, then the
-/// page's own. At the first unmet one the decision is `gated`; its provider is the first coordinator in
-/// declaration order that `provides` it. The steps are:
+/// page's own `requires`. At the first unmet one the decision is `gated`. Its provider is the first coordinator
+/// in declaration order that `provides` the condition; when that provider itself requires an unmet condition,
+/// that condition's provider is presented instead (login before a paywall that needs an account). The steps:
 ///
 /// 1. `activate app`;
-/// 2. when the provider is already presented above the point where the visible path leaves the target path:
-///    `dismiss` the presented coordinators above it and `activate` it;
-/// 3. otherwise, steps 2–3 above for the gate's parent context only (the path before the gated coordinator, or the
-///    whole path when the page itself is gated; no page steps), then `present provider parent Q` and, when the
-///    provider has pages, `display` its root page. Q is the current top; when the provider declares `parents`, Q
-///    is the visible coordinator nearest the top that is one of its parents (presented ones above Q are dismissed
-///    first), or, with none visible, the end of a path to the provider found as for pages (with its steps 2–3).
+/// 2. when the provider is already presented on V above the point where V leaves the path: `dismiss` the
+///    presented coordinators above it, then `activate provider`;
+/// 3. otherwise, steps 2–3 above for the gate's parent context only: the path before the gated coordinator, or
+///    the whole path when the page itself is gated (then, on a cold start, the owner's synthesized back stack
+///    below the page, step 4, so that resuming only displays the page). Nothing is brought to the front. Then
+///    `present provider parent Q` and, when the provider has pages, `display provider rootPage` (its first
+///    page, default arguments). Q is the top of V; when the provider declares `parents`, Q is the coordinator of
+///    V nearest the top that is one of its parents (presented coordinators above Q are dismissed first), or, with
+///    none on V, the end of a path to the provider chosen as for pages (with its steps 2–3).
 ///
-/// The page becomes the device's pending link, expiring ``Graph/pendingExpirySeconds`` after `now`; it replaces
-/// any older one. ``flowFinished(_:state:now:metadata:explain:)`` resumes it.
+/// The page becomes the device's pending link (``Pending``), expiring ``Graph/pendingExpirySeconds`` after `now`,
+/// and replaces any older one. ``flowFinished(_:state:now:metadata:explain:)`` satisfies the provider's
+/// conditions, dismisses it and resolves the pending page again (`resumed`, or `gated` by its next condition with a
+/// fresh expiry).
 ///
 /// ## Pending links across decisions
 ///
 /// A gated decision sets the pending link, a resumed one clears it, and any decision whose steps stop the pending
-/// link's gate (a `dismiss`) drops it.
+/// link's gate (a `dismiss`) drops it. ``apply(_:to:)`` defines what each step does to a state.
 public struct Resolver: Sendable {
     /// The graph resolved against.
     public let graph: Graph
 
     let rootIndex: Int
     let indexByName: [String: Int]
+    /// Coordinator names by index.
+    let names: [String]
+    /// Each coordinator's `requires`, by index.
+    let requirements: [[String]]
     let kinds: [CoordinatorKind]
     /// ``Graph/parents(of:)`` as indices, per coordinator.
     let parentIndices: [[Int]]
@@ -72,13 +85,16 @@ public struct Resolver: Sendable {
     /// The first provider of each condition, in declaration order.
     let firstProvider: [String: Int]
 
-    /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it).
+    /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
+    /// without coordinators is a programming error).
     public init(graph: Graph) {
         self.graph = graph
         let coordinators = graph.coordinators
         var index: [String: Int] = [:]
         for (i, c) in coordinators.enumerated() { index[c.name] = i }
         indexByName = index
+        names = coordinators.map(\.name)
+        requirements = coordinators.map(\.requires)
         rootIndex = coordinators.firstIndex(where: { $0.kind == .app }) ?? 0
         kinds = coordinators.map(\.kind)
         declaresParents = coordinators.map { !$0.parents.isEmpty }
@@ -144,9 +160,9 @@ public struct Resolver: Sendable {
         guard let path = self.path(to: owner, state: walk.state, walk: &walk) else {
             throw ResolveError(
                 code: .unreachable, subject: page.id.coordinator,
-                message: "'\(page.id.coordinator)' cannot be reached from '\(graph.root.name)'; declare it as a child")
+                message: "'\(page.id.coordinator)' cannot be reached from '\(names[rootIndex])'; declare it as a child")
         }
-        walk.note("path: " + path.map { graph.coordinators[$0].name }.joined(separator: " → "))
+        walk.note("path: " + path.map { names[$0] }.joined(separator: " → "))
         let coldStart = walk.state.path.isEmpty
         activateRoot(walk: &walk)
         var pending: Pending?
@@ -155,7 +171,7 @@ public struct Resolver: Sendable {
             let presented = try presentGate(
                 gate, path: path, page: page, definition: definition, coldStart: coldStart, walk: &walk)
             let entry = Pending(
-                page: page, gate: graph.coordinators[presented.provider].name, condition: presented.condition,
+                page: page, gate: names[presented.provider], condition: presented.condition,
                 expiresAt: now.adding(seconds: graph.pendingExpirySeconds))
             if let older = walk.state.pending, older.page != page || older.gate != entry.gate {
                 walk.note("pending \(page) replaces pending \(older.page)")
@@ -165,9 +181,9 @@ public struct Resolver: Sendable {
             pending = entry
             reported = .gated
         } else {
-            navigate(path, upTo: path.count, walk: &walk)
+            navigate(path, upTo: path.count, toFront: true, walk: &walk)
             arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
-            walk.emit(Step(.display, graph.coordinators[owner].name, page: page), resolver: self)
+            walk.emit(Step(.display, names[owner], page: page), resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
             } else {
@@ -177,13 +193,13 @@ public struct Resolver: Sendable {
         }
         return Decision(
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: path.map { graph.coordinators[$0].name }, steps: walk.steps, pending: pending, trace: walk.trace,
+            path: path.map { names[$0] }, steps: walk.steps, pending: pending, trace: walk.trace,
             createdAt: now)
     }
 
     /// Emits `activate app` unless the walk already starts with it.
     func activateRoot(walk: inout Walk) {
-        let root = graph.coordinators[rootIndex].name
+        let root = names[rootIndex]
         if let first = walk.steps.first, first.action == .activate, first.coordinator == root { return }
         walk.emit(Step(.activate, root), resolver: self)
     }

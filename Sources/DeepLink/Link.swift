@@ -51,7 +51,8 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var out = "/" + segments.map { percentEncode($0, for: .segment) }.joined(separator: "/")
         if !query.isEmpty {
-            out += "?"
+            out +=
+                "?"
                 + query.map { percentEncode($0.key, for: .query) + "=" + percentEncode($0.value, for: .query) }
                 .joined(separator: "&")
         }
@@ -60,6 +61,8 @@ public struct Link: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a link that `policy` allows.
     public static func parse(_ text: String, policy: LinkPolicy) throws(LinkError) -> Link {
-        try LinkScanner.withScannedLink(text, policy: policy) { $0.link }.get()
+        var link: Link?
+        if let error = LinkScanner.withScannedLink(text, policy: policy, { link = $0.link }) { throw error }
+        return link ?? Link(origin: .path, segments: [])
     }
 }

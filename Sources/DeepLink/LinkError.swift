@@ -12,15 +12,47 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
         case noMatch
     }
 
+    /// What the reason says, kept unformatted until asked for (a miss must stay cheap on the hot path).
+    enum Detail: Sendable, Hashable {
+        case text(String)
+        case noPatternMatches(link: String)
+    }
+
     /// The kind of failure.
     public let code: Code
+    let detail: Detail
+
     /// What was wrong, naming the offending part and, where it helps, what to do.
-    public let reason: String
+    public var reason: String {
+        switch detail {
+        case .text(let text): return text
+        case .noPatternMatches(let link): return "no pattern matches '\(link)'"
+        }
+    }
 
     /// An error from its code and reason.
     public init(code: Code, reason: String) {
         self.code = code
-        self.reason = reason
+        self.detail = .text(reason)
+    }
+
+    /// `noMatch` for a link that no pattern matches.
+    static func noMatch(_ link: String) -> LinkError {
+        LinkError(code: .noMatch, detail: .noPatternMatches(link: link))
+    }
+
+    init(code: Code, detail: Detail) {
+        self.code = code
+        self.detail = detail
+    }
+
+    public static func == (lhs: LinkError, rhs: LinkError) -> Bool {
+        lhs.code == rhs.code && lhs.reason == rhs.reason
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(reason)
     }
 
     /// `code: reason`.

@@ -4,16 +4,40 @@ public struct LinkMatch: Sendable {
     public let result: Result<Page, LinkError>
     /// The index in ``Matcher/routes`` of the route that matched.
     public let routeIndex: Int?
+    /// Where ``pattern`` comes from: looked up only when asked for, so that a match touches less memory.
+    enum PatternSource: Sendable {
+        case none
+        case pattern(LinkPattern)
+        case table(RouteTable)
+    }
+
+    let patternSource: PatternSource
+
     /// The pattern that matched.
-    public let pattern: LinkPattern?
+    public var pattern: LinkPattern? {
+        switch patternSource {
+        case .none: return nil
+        case .pattern(let pattern): return pattern
+        case .table(let table): return routeIndex.map { table.routes[$0].pattern }
+        }
+    }
     /// Only with `explain`: the parsed link, each candidate tried and why it was rejected, and the winner.
     public let trace: [String]
 
     /// A match from its parts.
-    public init(result: Result<Page, LinkError>, routeIndex: Int? = nil, pattern: LinkPattern? = nil, trace: [String] = []) {
+    public init(
+        result: Result<Page, LinkError>, routeIndex: Int? = nil, pattern: LinkPattern? = nil, trace: [String] = []
+    ) {
         self.result = result
         self.routeIndex = routeIndex
-        self.pattern = pattern
+        self.patternSource = pattern.map(PatternSource.pattern) ?? .none
+        self.trace = trace
+    }
+
+    init(page: Page, routeIndex: Int, table: RouteTable, trace: [String]) {
+        self.result = .success(page)
+        self.routeIndex = routeIndex
+        self.patternSource = .table(table)
         self.trace = trace
     }
 

@@ -127,7 +127,8 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         let bound = Set(parameterNames)
-        for parameter in declaration.parameters where parameter.defaultValue == nil && !bound.contains(parameter.label) {
+        for parameter in declaration.parameters where parameter.defaultValue == nil && !bound.contains(parameter.label)
+        {
             let name = parameter.label
             problems.append(
                 PatternError(

@@ -5,43 +5,66 @@
 /// ``hosts``: compared case-insensitively, a port ignored, `*.example.com` matching any subdomain of
 /// `example.com` but not `example.com` itself. `http` links are never accepted.
 public struct LinkPolicy: Sendable, Hashable {
-    /// Custom schemes (`shop`), lower-cased.
-    public let schemes: [String]
-    /// Universal-link hosts (https only), lower-cased; `*.example.com` matches any subdomain.
-    public let hosts: [String]
+    /// The lists and their byte forms behind one reference: the matcher copies the policy on every link.
+    final class Storage: Sendable {
+        let schemes: [String]
+        let hosts: [String]
+        let schemeBytes: [[UInt8]]
+        let exactHosts: [[UInt8]]
+        /// The index in `hosts` of each of `exactHosts`.
+        let exactHostIndices: [Int]
+        /// `.example.com` for each `*.example.com`.
+        let wildcardSuffixes: [[UInt8]]
+
+        init(schemes: [String], hosts: [String]) {
+            self.schemes = schemes
+            self.hosts = hosts
+            self.schemeBytes = schemes.map { Array($0.utf8) }
+            var exact: [[UInt8]] = []
+            var indices: [Int] = []
+            var wildcard: [[UInt8]] = []
+            for (index, host) in hosts.enumerated() {
+                if host.hasPrefix("*.") {
+                    wildcard.append(Array(host.utf8.dropFirst()))
+                } else {
+                    exact.append(Array(host.utf8))
+                    indices.append(index)
+                }
+            }
+            self.exactHosts = exact
+            self.exactHostIndices = indices
+            self.wildcardSuffixes = wildcard
+        }
+    }
+
+    let storage: Storage
     /// The longest link accepted, in UTF-8 bytes.
     public let maximumLength: Int
 
-    let schemeBytes: [[UInt8]]
-    let exactHosts: [[UInt8]]
-    /// The index in ``hosts`` of each of `exactHosts`.
-    let exactHostIndices: [Int]
-    /// `.example.com` for each `*.example.com`.
-    let wildcardSuffixes: [[UInt8]]
+    /// Custom schemes (`shop`), lower-cased.
+    public var schemes: [String] { storage.schemes }
+    /// Universal-link hosts (https only), lower-cased; `*.example.com` matches any subdomain.
+    public var hosts: [String] { storage.hosts }
 
     /// The default bound on a link's length: 4096 bytes.
     public static let defaultMaximumLength = 4096
 
     /// A policy from its allow-lists; schemes and hosts are compared case-insensitively.
     public init(schemes: [String], hosts: [String], maximumLength: Int = LinkPolicy.defaultMaximumLength) {
-        self.schemes = schemes.map { $0.lowercased() }
-        self.hosts = hosts.map { $0.lowercased() }
+        self.storage = Storage(schemes: schemes.map { $0.lowercased() }, hosts: hosts.map { $0.lowercased() })
         self.maximumLength = maximumLength
-        self.schemeBytes = self.schemes.map { Array($0.utf8) }
-        var exact: [[UInt8]] = []
-        var indices: [Int] = []
-        var wildcard: [[UInt8]] = []
-        for (index, host) in self.hosts.enumerated() {
-            if host.hasPrefix("*.") {
-                wildcard.append(Array(host.utf8.dropFirst()))
-            } else {
-                exact.append(Array(host.utf8))
-                indices.append(index)
-            }
-        }
-        self.exactHosts = exact
-        self.exactHostIndices = indices
-        self.wildcardSuffixes = wildcard
+    }
+
+    /// Policies are equal when they accept the same schemes, hosts and length.
+    public static func == (lhs: LinkPolicy, rhs: LinkPolicy) -> Bool {
+        lhs.schemes == rhs.schemes && lhs.hosts == rhs.hosts && lhs.maximumLength == rhs.maximumLength
+    }
+
+    /// Hashes schemes, hosts and length.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(schemes)
+        hasher.combine(hosts)
+        hasher.combine(maximumLength)
     }
 
     /// True when `scheme` is one of ``schemes`` (case-insensitive).
@@ -65,7 +88,7 @@ public struct LinkPolicy: Sendable, Hashable {
 
     /// The index in ``schemes`` of `scheme` (case-insensitive).
     func schemeIndex(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        schemeBytes.firstIndex { asciiCaseInsensitiveEquals(scheme, $0) }
+        storage.schemeBytes.firstIndex { asciiCaseInsensitiveEquals(scheme, $0) }
     }
 
     func allowsHost(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
@@ -78,10 +101,10 @@ public struct LinkPolicy: Sendable, Hashable {
         var host = host
         if host.last == UInt8(ascii: ".") { host = host.dropLast() }
         guard !host.isEmpty else { return nil }
-        if let exact = exactHosts.firstIndex(where: { asciiCaseInsensitiveEquals(host, $0) }) {
-            return exactHostIndices[exact]
+        if let exact = storage.exactHosts.firstIndex(where: { asciiCaseInsensitiveEquals(host, $0) }) {
+            return storage.exactHostIndices[exact]
         }
-        for suffix in wildcardSuffixes where host.count > suffix.count {
+        for suffix in storage.wildcardSuffixes where host.count > suffix.count {
             let tail = host[(host.endIndex - suffix.count)...]
             // A subdomain needs a label before the suffix: "a.example.com", never ".example.com".
             if asciiCaseInsensitiveEquals(tail, suffix), host.first != UInt8(ascii: ".") { return -1 }

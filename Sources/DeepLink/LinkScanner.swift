@@ -17,7 +17,18 @@ struct QuerySpan {
 /// `decoded` holds the percent-decoded path with one `/` between non-empty segments, then each query key and value
 /// (with `+` as space). Nothing is allocated for a link without escapes.
 struct LinkView {
-    let origin: Link.Origin
+    /// Where the link came from, without strings: an index into the policy's lists or a range of `raw`.
+    enum OriginRef {
+        case path
+        case scheme(Int)
+        case host(Int)
+        case wildcardHost(start: Int, end: Int)
+    }
+
+    let originRef: OriginRef
+    /// The link's own bytes.
+    let raw: UnsafeBufferPointer<UInt8>
+    unowned(unsafe) let policy: LinkPolicy.Storage
     let decoded: UnsafeBufferPointer<UInt8>
     let segments: UnsafeBufferPointer<Span>
     let query: UnsafeBufferPointer<QuerySpan>
@@ -36,6 +47,19 @@ struct LinkView {
     func queryValue(_ key: UnsafeBufferPointer<UInt8>) -> Span? {
         for item in query where bytesEqual(bytes(item.key), key) { return item.value }
         return nil
+    }
+
+    /// Where the link came from.
+    var origin: Link.Origin {
+        switch originRef {
+        case .path: return .path
+        case .scheme(let i): return .scheme(policy.schemes[i])
+        case .host(let i): return .host(policy.hosts[i])
+        case .wildcardHost(let start, let end):
+            var name = String(decoding: raw[start..<end], as: UTF8.self).lowercased()
+            if name.hasSuffix(".") { name.removeLast() }
+            return .host(name)
+        }
     }
 
     /// The link as a ``Link`` value with strings.
@@ -81,48 +105,54 @@ enum LinkScanner {
 
     static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Scans `text` and calls `body` with its view; the view's buffers live only during the call.
-    static func withScannedLink<R>(
-        _ text: String, policy: LinkPolicy, _ body: (LinkView) -> R
-    ) -> Result<R, LinkError> {
+    /// Scans `text` and calls `body` with its view (the view's buffers live only during the call); returns why the
+    /// link was rejected instead, without calling `body`.
+    static func withScannedLink(_ text: String, policy: LinkPolicy, _ body: (LinkView) -> Void) -> LinkError? {
         var text = text
         return text.withUTF8 { bytes in withScannedLink(bytes, policy: policy, body) }
     }
 
-    static func withScannedLink<R>(
-        _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy, _ body: (LinkView) -> R
-    ) -> Result<R, LinkError> {
-        let origin: Link.Origin
+    static func withScannedLink(
+        _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy, _ body: (LinkView) -> Void
+    ) -> LinkError? {
+        let origin: LinkView.OriginRef
         let pathStart: Int
         let queryStart: Int
         let end: Int
         do {
             (origin, pathStart, queryStart, end) = try scanHead(bytes, policy: policy)
         } catch {
-            return .failure(error)
+            return error
         }
-        let pathLength = queryStart - pathStart
-        let queryLength = end - queryStart
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, end - pathStart)) { decoded in
-            withUnsafeTemporaryAllocation(of: Span.self, capacity: pathLength / 2 + 1) { segments in
-                withUnsafeTemporaryAllocation(of: QuerySpan.self, capacity: queryLength / 2 + 1) { items in
-                    var n = 0
-                    let segmentCount: Int
-                    let itemCount: Int
-                    do throws(LinkError) {
-                        segmentCount = try splitPath(bytes, pathStart, queryStart, into: decoded, &n, segments)
-                        itemCount =
-                            queryLength > 1 ? try splitQuery(bytes, queryStart + 1, end, into: decoded, &n, items) : 0
-                    } catch {
-                        return .failure(error)
-                    }
-                    let view = LinkView(
-                        origin: origin, decoded: UnsafeBufferPointer(decoded),
-                        segments: UnsafeBufferPointer(rebasing: segments[0..<segmentCount]),
-                        query: UnsafeBufferPointer(rebasing: items[0..<itemCount]))
-                    return .success(body(view))
-                }
+        let segmentCapacity = (queryStart - pathStart) / 2 + 1
+        let itemCapacity = (end - queryStart) / 2 + 1
+        let spanBytes = segmentCapacity * MemoryLayout<Span>.stride + itemCapacity * MemoryLayout<QuerySpan>.stride
+        // One scratch allocation (on the stack when small): spans first, then the decoded bytes.
+        return withUnsafeTemporaryAllocation(byteCount: spanBytes + max(1, end - pathStart), alignment: 8) { raw in
+            let segments = UnsafeMutableBufferPointer(
+                start: raw.baseAddress!.bindMemory(to: Span.self, capacity: segmentCapacity), count: segmentCapacity)
+            let items = UnsafeMutableBufferPointer(
+                start: (raw.baseAddress! + segmentCapacity * MemoryLayout<Span>.stride)
+                    .bindMemory(to: QuerySpan.self, capacity: itemCapacity),
+                count: itemCapacity)
+            let decoded = UnsafeMutableBufferPointer(
+                start: (raw.baseAddress! + spanBytes).bindMemory(to: UInt8.self, capacity: raw.count - spanBytes),
+                count: raw.count - spanBytes)
+            var n = 0
+            let segmentCount: Int
+            let itemCount: Int
+            do throws(LinkError) {
+                segmentCount = try splitPath(bytes, pathStart, queryStart, into: decoded, &n, segments)
+                itemCount = end - queryStart > 1 ? try splitQuery(bytes, queryStart + 1, end, into: decoded, &n, items) : 0
+            } catch {
+                return error
             }
+            let view = LinkView(
+                originRef: origin, raw: bytes, policy: policy.storage, decoded: UnsafeBufferPointer(decoded),
+                segments: UnsafeBufferPointer(rebasing: segments[0..<segmentCount]),
+                query: UnsafeBufferPointer(rebasing: items[0..<itemCount]))
+            body(view)
+            return nil
         }
     }
 
@@ -130,7 +160,7 @@ enum LinkScanner {
     /// query starts (its `?`, or the end), and the end (before any fragment).
     static func scanHead(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy
-    ) throws(LinkError) -> (Link.Origin, Int, Int, Int) {
+    ) throws(LinkError) -> (LinkView.OriginRef, Int, Int, Int) {
         guard !bytes.isEmpty else { throw malformed("the link is empty") }
         guard bytes.count <= policy.maximumLength else {
             throw malformed("the link is \(bytes.count) bytes long; the limit is \(policy.maximumLength)")
@@ -161,16 +191,17 @@ enum LinkScanner {
         if queryStart < 0 { queryStart = end }
         if bytes[0] == slash { return (.path, 0, queryStart, end) }
         guard let schemeEnd = schemeEnd(bytes, queryStart) else {
-            throw malformed("expected a scheme such as 'https:' or a path starting with '/' in '\(text(bytes[0..<end]))'")
+            throw malformed(
+                "expected a scheme such as 'https:' or a path starting with '/' in '\(text(bytes[0..<end]))'")
         }
         let scheme = bytes[0..<schemeEnd]
         if asciiCaseInsensitiveEquals(scheme, https) {
             let (host, pathStart) = try scanAuthority(bytes, from: schemeEnd + 1, to: queryStart, policy: policy)
-            return (.host(host), pathStart, queryStart, end)
+            return (host, pathStart, queryStart, end)
         }
         if let index = policy.schemeIndex(scheme) {
             // The authority of `shop://offers/SUMMER` is the first path segment: empty segments are skipped anyway.
-            return (.scheme(policy.schemes[index]), schemeEnd + 1, queryStart, end)
+            return (.scheme(index), schemeEnd + 1, queryStart, end)
         }
         if asciiCaseInsensitiveEquals(scheme, http) {
             throw LinkError(
@@ -203,7 +234,7 @@ enum LinkScanner {
     /// Checks `//host[:port]` of a universal link; returns the lower-cased host and where the path starts.
     static func scanAuthority(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, policy: LinkPolicy
-    ) throws(LinkError) -> (String, Int) {
+    ) throws(LinkError) -> (LinkView.OriginRef, Int) {
         guard start + 1 < end, bytes[start] == slash, bytes[start + 1] == slash else {
             throw malformed("an https link needs '//' and a host after 'https:'")
         }
@@ -233,10 +264,8 @@ enum LinkScanner {
                 policy.hosts.isEmpty ? "no hosts are configured" : "allowed: " + policy.hosts.joined(separator: ", ")
             throw LinkError(code: .hostNotAllowed, reason: "host '\(text(host))' is not allowed; \(allowed)")
         }
-        if match >= 0 { return (policy.hosts[match], authorityEnd) }
-        var name = text(host).lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        return (name, authorityEnd)
+        if match >= 0 { return (.host(match), authorityEnd) }
+        return (.wildcardHost(start: hostStart, end: hostEnd), authorityEnd)
     }
 
     /// Splits `start..<end` at `/`, skipping empty segments, decoding each into `out` (with one `/` between).
@@ -253,13 +282,19 @@ enum LinkScanner {
                 continue
             }
             let segmentStart = i
-            i = firstSlash(base, i, end)
+            let escaped: Bool
+            (i, escaped) = segmentEnd(base, i, end)
             if count > 0 {
                 out[n] = slash
                 n += 1
             }
             let decodedStart = n
-            try decode(bytes, segmentStart, i, plusIsSpace: false, into: out, &n, what: "path segment")
+            if escaped {
+                try decode(bytes, segmentStart, i, plusIsSpace: false, into: out, &n, what: "path segment")
+            } else {
+                (out.baseAddress! + n).update(from: base + segmentStart, count: i - segmentStart)
+                n += i - segmentStart
+            }
             segments[count] = Span(start: Int32(decodedStart), end: Int32(n))
             count += 1
         }
@@ -348,19 +383,36 @@ enum LinkScanner {
     }
 }
 
-/// The index of the first `/` in `base[start..<end]`, or `end`; eight bytes at a time.
+/// The index of the first `/` in `base[start..<end]` (or `end`), and whether a `%` comes before it; eight bytes
+/// at a time.
 @inline(__always)
-func firstSlash(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+func segmentEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Bool) {
     var i = start
+    var escaped = false
     let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
     while i + 8 <= end {
-        let y = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ (ones &* 0x2F)
-        let found = (y &- ones) & ~y & 0x8080_8080_8080_8080
-        if found != 0 { return i + (found.trailingZeroBitCount >> 3) }
+        let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        let s = x ^ (ones &* 0x2F)
+        let slashes = (s &- ones) & ~s & highs
+        let p = x ^ (ones &* 0x25)
+        let percents = (p &- ones) & ~p & highs
+        if slashes != 0 {
+            let at = slashes.trailingZeroBitCount
+            // Only the lowest flagged byte is exact; a percent below it is reliable too.
+            if percents != 0, percents.trailingZeroBitCount < at { escaped = true }
+            return (i + (at >> 3), escaped)
+        }
+        if percents != 0 { escaped = true }
         i += 8
     }
-    while i < end, base[i] != UInt8(ascii: "/") { i += 1 }
-    return i
+    while i < end {
+        let b = base[i]
+        if b == UInt8(ascii: "/") { break }
+        if b == UInt8(ascii: "%") { escaped = true }
+        i += 1
+    }
+    return (i, escaped)
 }
 
 /// True when one of the eight bytes may be a control character, DEL, `?` or `#` (never false when one is).

@@ -55,7 +55,8 @@ extension Matcher {
         for binding in route.pattern.query {
             guard let value = page[binding.name] else { continue }
             if value == route.declaration.parameter(binding.name)?.defaultValue { continue }
-            path += separator + percentEncode(binding.key, for: .query) + "=" + percentEncode(value.linkText, for: .query)
+            path +=
+                separator + percentEncode(binding.key, for: .query) + "=" + percentEncode(value.linkText, for: .query)
             separator = "&"
         }
         return path

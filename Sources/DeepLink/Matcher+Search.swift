@@ -21,7 +21,8 @@ extension Matcher {
                 if let found = search(node: child, depth: depth + 1, link, &trace) { return found }
             } else if trace != nil {
                 let names = table.literalNames[Int(index)]
-                let expected = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+                let expected =
+                    names.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 5 ? ", …" : "")
                 let text = link.text(link.segments[depth])
                 trace?.append("segment \(depth + 1) '\(text)' is no literal here (expected \(expected))")
             }
@@ -52,7 +53,7 @@ extension Matcher {
         let table = self.table
         let entry = table.routeEntries[Int(index)]
         for k in 0..<Int(entry.argumentCount) {
-            let argument = table.arguments[Int(entry.argumentStart) + k]
+            let argument = table.arguments[Int(entry.argumentStart) + k].spec
             switch argument.source {
             case .segment:
                 continue
@@ -81,7 +82,8 @@ extension Matcher {
                         let label = routes[Int(index)].declaration.parameters[k].label
                         let keyText = String(decoding: key, as: UTF8.self)
                         trace?.append(
-                            "\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default")
+                            "\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default"
+                        )
                     }
                     return false
                 }
@@ -101,30 +103,60 @@ extension Matcher {
 
     /// The page of an accepted route, arguments in declaration order.
     func makePage(route index: Int32, restFrom: Int32, _ link: LinkView) -> Page {
-        let table = self.table
-        let template = table.templates[Int(index)]
-        var arguments = template.arguments
         let entry = table.routeEntries[Int(index)]
-        for k in 0..<Int(entry.argumentCount) {
-            let argument = table.arguments[Int(entry.argumentStart) + k]
-            let span: Span?
-            switch argument.source {
-            case .segment: span = link.segments[Int(argument.index)]
-            case .rest: span = link.rest(from: Int(restFrom))
-            case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(argument.index)]))
-            case .unbound: span = nil
-            }
-            // The trie walk and `accepts(route:)` checked every conversion; absent values keep their default.
-            if let span, let value = table.value(link.bytes(span), argument.type) {
-                arguments[k] = Page.Argument(label: arguments[k].label, value: value)
-            }
+        let start = Int(entry.argumentStart)
+        // Array literals for the usual arities: their storage type is resolved at compile time, unlike a general
+        // array initializer's, which looks the type up at run time on every call.
+        switch entry.argumentCount {
+        case 0:
+            return Page(id: entry.page)
+        case 1:
+            return Page(id: entry.page, arguments: [argument(start, restFrom, link)])
+        case 2:
+            return Page(
+                id: entry.page, arguments: [argument(start, restFrom, link), argument(start + 1, restFrom, link)])
+        case 3:
+            return Page(
+                id: entry.page,
+                arguments: [
+                    argument(start, restFrom, link), argument(start + 1, restFrom, link),
+                    argument(start + 2, restFrom, link),
+                ])
+        case 4:
+            return Page(
+                id: entry.page,
+                arguments: [
+                    argument(start, restFrom, link), argument(start + 1, restFrom, link),
+                    argument(start + 2, restFrom, link), argument(start + 3, restFrom, link),
+                ])
+        default:
+            return Page(
+                id: entry.page, arguments: (start..<start + Int(entry.argumentCount)).map { argument($0, restFrom, link) })
         }
-        return Page(id: template.id, arguments: arguments)
+    }
+
+    /// One argument of an accepted route: its bound value, or its default.
+    @inline(__always)
+    func argument(_ index: Int, _ restFrom: Int32, _ link: LinkView) -> Page.Argument {
+        let argument = table.arguments[index]
+        let spec = argument.spec
+        let span: Span?
+        switch spec.source {
+        case .segment: span = link.segments[Int(spec.index)]
+        case .rest: span = link.rest(from: Int(restFrom))
+        case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(spec.index)]))
+        case .unbound: span = nil
+        }
+        // The trie walk and `accepts(route:)` checked every conversion; absent values keep the default.
+        if let span, let value = table.value(link.bytes(span), spec.type) {
+            return Page.Argument(label: argument.template.label, value: value)
+        }
+        return argument.template
     }
 
     /// The first pattern at or below a trie node, with how many more share that position (for traces).
     func example(below node: Int32) -> String {
-        let n = table.nodes[Int(node)]
+        let n = table.nodeStats[Int(node)]
         guard n.firstRoute != .max else { return "(no pattern)" }
         let text = routes[Int(n.firstRoute)].pattern.text
         return n.routeCount > 1 ? "\(text) (and \(n.routeCount - 1) more)" : text

@@ -23,13 +23,29 @@ public struct Matcher: Sendable {
     /// Matches a link (`shop://offers/SUMMER`, `https://shop.example.com/offers/SUMMER`, or a bare `/offers/SUMMER`)
     /// to a page. With `explain`, ``LinkMatch/trace`` tells each candidate tried and why it was rejected.
     public func match(_ link: String, explain: Bool = false) -> LinkMatch {
-        let scanned = LinkScanner.withScannedLink(link, policy: table.policy) { view in
-            match(view, text: link, explain: explain)
+        if explain { return explainedMatch(link) }
+        var page: Page?
+        var index: Int32 = -1
+        let rejected = LinkScanner.withScannedLink(link, policy: table.policy) { view in
+            var noTrace: [String]?
+            if let (route, restFrom) = search(node: 0, depth: 0, view, &noTrace) {
+                index = route
+                page = makePage(route: route, restFrom: restFrom, view)
+            }
         }
-        switch scanned {
-        case .success(let match): return match
-        case .failure(let error): return LinkMatch(result: .failure(error), trace: explain ? ["link rejected: \(error)"] : [])
+        if let page { return LinkMatch(page: page, routeIndex: Int(index), table: table, trace: []) }
+        return LinkMatch(result: .failure(rejected ?? LinkError.noMatch(link)))
+    }
+
+    /// ``match(_:explain:)`` with a trace.
+    func explainedMatch(_ link: String) -> LinkMatch {
+        var match: LinkMatch?
+        let rejected = LinkScanner.withScannedLink(link, policy: table.policy) { view in
+            match = self.match(view, text: link, explain: true)
         }
+        if let match { return match }
+        let error = rejected ?? LinkError.noMatch(link)
+        return LinkMatch(result: .failure(error), trace: ["link rejected: \(error)"])
     }
 
     /// Matches an already parsed link to a page.
@@ -40,13 +56,11 @@ public struct Matcher: Sendable {
     func match(_ view: LinkView, text: String, explain: Bool) -> LinkMatch {
         var trace: [String]? = explain ? ["link \(Self.describe(view.origin)) path \(view.link)"] : nil
         if let (index, restFrom) = search(node: 0, depth: 0, view, &trace) {
-            let route = table.routes[Int(index)]
             let page = makePage(route: index, restFrom: restFrom, view)
-            trace?.append("\(route.pattern): matched \(page)")
-            return LinkMatch(
-                result: .success(page), routeIndex: Int(index), pattern: route.pattern, trace: trace ?? [])
+            if trace != nil { trace?.append("\(table.routes[Int(index)].pattern): matched \(page)") }
+            return LinkMatch(page: page, routeIndex: Int(index), table: table, trace: trace ?? [])
         }
-        let error = LinkError(code: .noMatch, reason: "no pattern matches '\(text)'")
+        let error = LinkError.noMatch(text)
         trace?.append("no match: \(error.reason)")
         return LinkMatch(result: .failure(error), trace: trace ?? [])
     }

@@ -31,7 +31,9 @@ extension PayloadReader {
 
     /// The fields an APNs payload is searched for links, in order, for the no-link error.
     func apnsFields(_ payload: JSONObject, fields: APNsFields) -> [String] {
-        fields.links.map(\.field) + [categoryField(payload["aps"]?["category"], path: fields.category), fields.targetContentID]
+        fields.links.map(\.field) + [
+            categoryField(payload["aps"]?["category"], path: fields.category), fields.targetContentID,
+        ]
     }
 
     /// A category field for the no-link message, saying when its value is not in the category map.

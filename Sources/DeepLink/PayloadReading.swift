@@ -24,6 +24,7 @@ public struct LinkCandidate: Sendable, Hashable, CustomStringConvertible {
         /// A page named by a category mapping, with argument text read from the payload (not yet typed).
         case page(PageID, arguments: [(label: String, text: String)], category: String)
 
+        /// Targets are equal when their links, or their pages, arguments and categories, are.
         public static func == (lhs: Target, rhs: Target) -> Bool {
             switch (lhs, rhs) {
             case (.link(let a), .link(let b)):
@@ -35,6 +36,7 @@ public struct LinkCandidate: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Hashes what `==` compares.
         public func hash(into hasher: inout Hasher) {
             switch self {
             case .link(let link):

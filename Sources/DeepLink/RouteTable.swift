@@ -11,15 +11,17 @@ struct TypeCode: Equatable {
     static let string = TypeCode(kind: .string, enumIndex: -1)
 }
 
-/// All routes compiled into a trie over path segments, frozen into plain memory that the matcher reads without
+/// All routes compiled into a trie over path segments, frozen into flat memory that the matcher reads without
 /// reference counting or locks.
 ///
-/// Each trie node has its literal children in one shared hash table keyed by (node, segment bytes), its typed
-/// parameter edges (one per distinct type, ordered by the first route below them), one `String` edge, the routes
-/// whose path ends there, and the routes whose catch-all starts there, both in route order. A lookup costs the same
-/// whatever the number of routes.
+/// Each trie node has its literal children in one shared open-addressing hash table keyed by (node, segment bytes),
+/// its typed parameter edges (one per distinct type, ordered by the first route below them), one `String` edge, the
+/// routes whose path ends there, and the routes whose catch-all starts there, both in route order. A lookup costs the
+/// same whatever the number of routes; the layout keeps the cache lines touched per segment to about two.
 final class RouteTable: @unchecked Sendable {
     // @unchecked: every buffer is written once in `init` and only read afterwards.
+
+    /// One trie node: 32 bytes, one cache line at most.
     struct Node {
         var typedStart: Int32 = 0
         var typedCount: Int32 = 0
@@ -29,7 +31,11 @@ final class RouteTable: @unchecked Sendable {
         var catchAllStart: Int32 = 0
         var catchAllCount: Int32 = 0
         var literalCount: Int32 = 0
-        /// The lowest route index at or below this node (orders typed edges; names an example in traces).
+    }
+
+    /// What traces and edge ordering need about a node.
+    struct NodeStats {
+        /// The lowest route index at or below this node.
         var firstRoute: Int32 = .max
         /// How many routes end at or below this node.
         var routeCount: Int32 = 0
@@ -40,11 +46,16 @@ final class RouteTable: @unchecked Sendable {
         var child: Int32
     }
 
-    struct LiteralEntry {
-        var hash: UInt64
-        var node: Int32
-        var child: Int32
-        var text: Span
+    /// One slot of the literal hash table; `node` is -1 in an empty slot. Literals up to 16 bytes are compared in
+    /// place; longer ones in the arena.
+    struct LiteralSlot {
+        var hash: UInt64 = 0
+        var word0: UInt64 = 0
+        var word1: UInt64 = 0
+        var node: Int32 = -1
+        var child: Int32 = -1
+        var length: Int32 = 0
+        var arenaStart: Int32 = 0
     }
 
     /// Where one argument of a route's page comes from.
@@ -66,9 +77,17 @@ final class RouteTable: @unchecked Sendable {
         var hasDefault: Bool
     }
 
+    /// An argument's source next to its label and default (a placeholder when there is none), so that building the
+    /// page reads one place.
+    struct ArgumentEntry {
+        var spec: Argument
+        var template: Page.Argument
+    }
+
     struct RouteEntry {
         var argumentStart: Int32
         var argumentCount: Int32
+        var page: PageID
     }
 
     /// The routes in declaration order.
@@ -77,23 +96,20 @@ final class RouteTable: @unchecked Sendable {
     let policy: LinkPolicy
     /// Route indices of each page, in declaration order (the first is canonical).
     let routesByPage: [PageID: [Int]]
-    /// Each route's page with its defaults in place (placeholders elsewhere), copied and filled in by a match.
-    let templates: [Page]
 
     let nodes: UnsafeMutableBufferPointer<Node>
+    let nodeStats: UnsafeMutableBufferPointer<NodeStats>
     let typedEdges: UnsafeMutableBufferPointer<TypedEdge>
     /// Terminal and catch-all route lists of all nodes.
     let routeLists: UnsafeMutableBufferPointer<Int32>
-    /// Open addressing; each slot is an index into `literals` plus one, 0 when empty.
-    let literalSlots: UnsafeMutableBufferPointer<Int32>
-    let literals: UnsafeMutableBufferPointer<LiteralEntry>
+    let literalSlots: UnsafeMutableBufferPointer<LiteralSlot>
     let routeEntries: UnsafeMutableBufferPointer<RouteEntry>
-    let arguments: UnsafeMutableBufferPointer<Argument>
+    let arguments: UnsafeMutableBufferPointer<ArgumentEntry>
     let queryKeys: UnsafeMutableBufferPointer<Span>
     /// For each enumeration: the span of its cases in `enumCases`.
     let enums: UnsafeMutableBufferPointer<Span>
     let enumCases: UnsafeMutableBufferPointer<Span>
-    /// Literal, query key and enum case bytes.
+    /// Long literal, query key and enum case bytes.
     let arena: UnsafeMutableBufferPointer<UInt8>
     /// The literal children of each node, sorted, for explain traces only.
     let literalNames: [[String]]
@@ -106,21 +122,19 @@ final class RouteTable: @unchecked Sendable {
         var byPage: [PageID: [Int]] = [:]
         for (i, route) in routes.enumerated() { byPage[route.page, default: []].append(i) }
         self.routesByPage = byPage
-        self.templates = routes.map { route in
-            Page(
-                id: route.page,
-                arguments: route.declaration.parameters.map {
-                    Page.Argument(label: $0.label, value: $0.defaultValue ?? .bool(false))
-                })
-        }
         var builder = RouteTableBuilder()
         for (index, route) in routes.enumerated() { builder.insert(route, index: Int32(index)) }
         var nodes: [Node] = []
+        var stats: [NodeStats] = []
         var typedEdges: [TypedEdge] = []
         var routeLists: [Int32] = []
-        var literalEntries: [LiteralEntry] = []
+        var slots: [LiteralSlot] = []
         var arena = builder.arena
         var names: [[String]] = []
+        let literalCount = builder.nodes.reduce(0) { $0 + $1.literals.count }
+        var capacity = 8
+        while capacity * 2 < literalCount * 3 { capacity *= 2 }
+        slots = Array(repeating: LiteralSlot(), count: capacity)
         let firstRoutes = builder.nodes.map(\.firstRoute)
         for (index, draft) in builder.nodes.enumerated() {
             var node = Node()
@@ -136,33 +150,31 @@ final class RouteTable: @unchecked Sendable {
             node.catchAllCount = Int32(draft.catchAlls.count)
             routeLists += draft.catchAlls
             node.literalCount = Int32(draft.literals.count)
-            node.firstRoute = draft.firstRoute
-            node.routeCount = draft.routeCount
             nodes.append(node)
+            stats.append(NodeStats(firstRoute: draft.firstRoute, routeCount: draft.routeCount))
             names.append(draft.literals.keys.sorted())
             for (text, child) in draft.literals {
-                let start = Int32(arena.count)
-                arena += Array(text.utf8)
-                let span = Span(start: start, end: Int32(arena.count))
-                let hash = arena.withUnsafeBufferPointer {
-                    hashSegment(UnsafeBufferPointer(rebasing: $0[Int(span.start)..<Int(span.end)]), node: Int32(index))
+                var entry = LiteralSlot()
+                let bytes = Array(text.utf8)
+                bytes.withUnsafeBufferPointer { b in
+                    entry.hash = hashSegment(b, node: Int32(index))
+                    (entry.word0, entry.word1) = leadingWords(b)
                 }
-                literalEntries.append(LiteralEntry(hash: hash, node: Int32(index), child: child, text: span))
+                entry.node = Int32(index)
+                entry.child = child
+                entry.length = Int32(bytes.count)
+                entry.arenaStart = Int32(arena.count)
+                if bytes.count > 16 { arena += bytes }
+                var slot = Int(truncatingIfNeeded: entry.hash) & (capacity - 1)
+                while slots[slot].node >= 0 { slot = (slot + 1) & (capacity - 1) }
+                slots[slot] = entry
             }
         }
-        var capacity = 8
-        while capacity < literalEntries.count * 2 { capacity *= 2 }
-        var slots = [Int32](repeating: 0, count: capacity)
-        for (i, entry) in literalEntries.enumerated() {
-            var slot = Int(truncatingIfNeeded: entry.hash) & (capacity - 1)
-            while slots[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
-            slots[slot] = Int32(i + 1)
-        }
         self.nodes = freeze(nodes)
+        self.nodeStats = freeze(stats)
         self.typedEdges = freeze(typedEdges)
         self.routeLists = freeze(routeLists)
         self.literalSlots = freeze(slots)
-        self.literals = freeze(literalEntries)
         self.routeEntries = freeze(builder.routeEntries)
         self.arguments = freeze(builder.arguments)
         self.queryKeys = freeze(builder.queryKeys)
@@ -174,17 +186,17 @@ final class RouteTable: @unchecked Sendable {
     }
 
     deinit {
-        nodes.deallocate()
-        typedEdges.deallocate()
-        routeLists.deallocate()
-        literalSlots.deallocate()
-        literals.deallocate()
-        routeEntries.deallocate()
-        arguments.deallocate()
-        queryKeys.deallocate()
-        enums.deallocate()
-        enumCases.deallocate()
-        arena.deallocate()
+        release(nodes)
+        release(nodeStats)
+        release(typedEdges)
+        release(routeLists)
+        release(literalSlots)
+        release(routeEntries)
+        release(arguments)
+        release(queryKeys)
+        release(enums)
+        release(enumCases)
+        release(arena)
     }
 
     @inline(__always)
@@ -199,10 +211,18 @@ final class RouteTable: @unchecked Sendable {
         let mask = literalSlots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let entryIndex = literalSlots[slot]
-            if entryIndex == 0 { return -1 }
-            let entry = literals[Int(entryIndex) - 1]
-            if entry.hash == hash, entry.node == node, bytesEqual(bytes(entry.text), segment) { return entry.child }
+            let entry = literalSlots[slot]
+            if entry.node < 0 { return -1 }
+            if entry.hash == hash, entry.node == node, Int(entry.length) == segment.count {
+                if segment.count <= 16 {
+                    let (w0, w1) = leadingWords(segment)
+                    if w0 == entry.word0, w1 == entry.word1 { return entry.child }
+                } else {
+                    let stored = UnsafeBufferPointer(
+                        rebasing: arena[Int(entry.arenaStart)..<Int(entry.arenaStart + entry.length)])
+                    if bytesEqual(stored, segment) { return entry.child }
+                }
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -242,6 +262,21 @@ final class RouteTable: @unchecked Sendable {
     }
 }
 
+/// The first sixteen bytes of `bytes` as two little-endian words, zero-padded.
+@inline(__always)
+func leadingWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    var words: (UInt64, UInt64) = (0, 0)
+    if let base = bytes.baseAddress {
+        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: min(bytes.count, 16)) }
+    }
+    return words
+}
+
+private func release<T>(_ buffer: UnsafeMutableBufferPointer<T>) {
+    _ = buffer.deinitialize()
+    buffer.deallocate()
+}
+
 private func freeze<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
     let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
     _ = buffer.initialize(from: array)
@@ -260,14 +295,11 @@ func hashSegment(_ bytes: UnsafeBufferPointer<UInt8>, node: Int32) -> UInt64 {
             h ^= h >> 29
             i += 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count {
-            tail |= UInt64(base[i]) << shift
-            shift += 8
-            i += 1
+        if i < bytes.count {
+            var tail: UInt64 = 0
+            withUnsafeMutableBytes(of: &tail) { $0.baseAddress!.copyMemory(from: base + i, byteCount: bytes.count - i) }
+            h = (h ^ tail) &* 0x9E37_79B9_7F4A_7C15
         }
-        h = (h ^ tail) &* 0x9E37_79B9_7F4A_7C15
     }
     h ^= h >> 32
     h = h &* 0xBF58_476D_1CE4_E5B9
@@ -288,7 +320,7 @@ struct RouteTableBuilder {
 
     var nodes: [DraftNode] = [DraftNode()]
     var routeEntries: [RouteTable.RouteEntry] = []
-    var arguments: [RouteTable.Argument] = []
+    var arguments: [RouteTable.ArgumentEntry] = []
     var queryKeys: [Span] = []
     var enumTypes: [ParameterType] = []
     var enums: [Span] = []
@@ -346,7 +378,8 @@ struct RouteTableBuilder {
     mutating func compileArguments(_ route: Route) {
         routeEntries.append(
             RouteTable.RouteEntry(
-                argumentStart: Int32(arguments.count), argumentCount: Int32(route.declaration.parameters.count)))
+                argumentStart: Int32(arguments.count), argumentCount: Int32(route.declaration.parameters.count),
+                page: route.page))
         for parameter in route.declaration.parameters {
             var source = RouteTable.Argument.Source.unbound
             var index: Int32 = 0
@@ -366,10 +399,10 @@ struct RouteTableBuilder {
                 index = Int32(queryKeys.count)
                 queryKeys.append(store(binding.key))
             }
-            arguments.append(
-                RouteTable.Argument(
-                    source: source, index: index, type: typeCode(parameter.type),
-                    hasDefault: parameter.defaultValue != nil))
+            let spec = RouteTable.Argument(
+                source: source, index: index, type: typeCode(parameter.type), hasDefault: parameter.defaultValue != nil)
+            let template = Page.Argument(label: parameter.label, value: parameter.defaultValue ?? .bool(false))
+            arguments.append(RouteTable.ArgumentEntry(spec: spec, template: template))
         }
     }
 
@@ -386,7 +419,9 @@ struct RouteTableBuilder {
         case .bool: return TypeCode(kind: .bool, enumIndex: -1)
         case .uuid: return TypeCode(kind: .uuid, enumIndex: -1)
         case .enumeration(_, let cases):
-            if let index = enumTypes.firstIndex(of: type) { return TypeCode(kind: .enumeration, enumIndex: Int32(index)) }
+            if let index = enumTypes.firstIndex(of: type) {
+                return TypeCode(kind: .enumeration, enumIndex: Int32(index))
+            }
             enumTypes.append(type)
             let start = Int32(enumCases.count)
             for c in cases { enumCases.append(store(c)) }

@@ -217,9 +217,8 @@ struct JSONParser {
         // skip UTF-8 validation; `String(decoding:)` is specialized for byte buffers, unlike the generic
         // `String(validating:)`, which costs more in metadata lookups than the whole parse.
         var seen: UInt8 = 0
+        skipPlainStringBytes(seen: &seen)
         while index < bytes.count {
-            skipPlainStringBytes(seen: &seen)
-            guard index < bytes.count else { break }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }

@@ -7,6 +7,15 @@ import Varlink
 public enum NotifyDaemon {
     /// Runs the daemon until SIGTERM or SIGINT; returns the exit status.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        if arguments.count == 2, arguments[0] == "--print-message-id" {
+            // For scripts and tests that filter the journal: `journalctl MESSAGE_ID=$(notifyd --print-message-id decisionMade)`.
+            guard let event = JournalEvent(rawValue: arguments[1]) else {
+                writeStderr("unknown event '\(arguments[1])'; one of: \(JournalEvent.allCases.map(\.rawValue).joined(separator: ", "))\n")
+                return 2
+            }
+            print(event.messageID)
+            return 0
+        }
         let settings: Settings
         do {
             settings = try Settings.parse(arguments, environment: environment)

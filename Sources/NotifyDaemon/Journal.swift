@@ -131,6 +131,9 @@ final class JournalQueue: @unchecked Sendable {
     private var droppedSinceReport = 0
     private var stopping = false
     private var counters = Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0)
+    /// Dropped-entries reports among `counters.written` (they were never `logged`).
+    private var reportsWritten = 0
+    private var writerGone = false
     private var thread: pthread_t?
 
     init(capacity: Int, sink: any JournalSink) {
@@ -142,12 +145,14 @@ final class JournalQueue: @unchecked Sendable {
         pending.reserveCapacity(min(capacity, 1_024))
         var id = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&id, nil, { raw in
-            guard let raw else { return nil }
-            let queue = Unmanaged<JournalQueue>.fromOpaque(raw).takeRetainedValue()
-            queue.run()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &id, nil,
+            { raw in
+                guard let raw else { return nil }
+                let queue = Unmanaged<JournalQueue>.fromOpaque(raw).takeRetainedValue()
+                queue.run()
+                return nil
+            }, context)
         if rc == 0 {
             thread = id
         } else {
@@ -204,9 +209,6 @@ final class JournalQueue: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
         if let writer { pthread_join(writer, nil) }
     }
-
-    private var reportsWritten = 0
-    private var writerGone = false
 
     /// The writer thread: swap out the queued entries, write them without holding the lock.
     private func run() {

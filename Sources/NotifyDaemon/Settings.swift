@@ -62,6 +62,7 @@ public struct Settings: Sendable, Equatable {
           --idle-timeout SECONDS   close idle connections                                       [60]
           --history-limit N        decisions kept                                           [100000]
           --rate-limit N           Route/Resolve requests per second per uid, 0 = unlimited       [0]
+          --print-message-id EVENT print the journal MESSAGE_ID of an event (decisionMade, configRejected, …)
           -h, --help               this text
         """
 

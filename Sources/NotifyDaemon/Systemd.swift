@@ -54,12 +54,23 @@ public enum Systemd {
         return usec
     }
 
-    /// True when journald is reachable: stderr is a journal stream (`JOURNAL_STREAM`) or the native
-    /// socket exists.
+    /// True when journald is reachable: stderr is a journal stream (`JOURNAL_STREAM`), or something
+    /// accepts datagrams on the native socket (a socket file left by a stopped journald does not count).
     public static func journalAvailable() -> Bool {
         if getenv("JOURNAL_STREAM") != nil { return true }
-        var info = stat()
-        return stat(journalSocketPath, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: journalSocketPath.utf8)  // the path is far shorter than sun_path
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     /// Sends one journal entry through `sd_journal_sendv_with_location`.
@@ -67,8 +78,9 @@ public enum Systemd {
     /// Each element of `fields` is one `NAME=value` field (values may hold any bytes; libsystemd
     /// encodes newlines safely). The location becomes `CODE_FILE`, `CODE_LINE` and `CODE_FUNC`.
     ///
-    /// - Returns: 0 on success, or a negative errno (`-EINVAL` for a malformed field or no fields,
-    ///   `-ENOENT`/`-ECONNREFUSED` when journald is not running).
+    /// - Returns: 0 on success, or a negative errno (`-EINVAL` for a malformed field or no fields).
+    ///   libsystemd also returns 0, dropping the entry, when the journal socket does not exist; check
+    ///   ``journalAvailable()`` first.
     @discardableResult
     public static func sendJournal(fields: [String], file: String, line: Int, function: String) -> Int32 {
         guard !fields.isEmpty else { return -EINVAL }

@@ -17,13 +17,14 @@ public enum Notifyctl {
     /// it here.
     public static let commands: [Command] = [
         .send, .resolve, .explain, .decision, .history, .state, .finish, .monitor, .stats, .reload, .info,
-        .validate,
+        .validate, .graph, .codegen, .completion,
     ]
 
     /// Parses `arguments` (without the program name), runs the command and returns the exit status.
     ///
     /// Help goes to standard output (exit 0); usage mistakes and failures to standard error (exit 2 and 1).
-    public static func run(_ arguments: [String], context: CommandContext, commands: [Command] = commands) -> ExitStatus {
+    public static func run(_ arguments: [String], context: CommandContext, commands: [Command] = commands) -> ExitStatus
+    {
         let help = HelpPrinter(commands: commands)
         do throws(NotifyctlError) {
             switch try ArgumentParser(commands: commands).parse(arguments) {

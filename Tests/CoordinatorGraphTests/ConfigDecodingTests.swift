@@ -24,7 +24,10 @@ import Testing
         #expect(findings[0].message.hasSuffix("(did you mean 'fallback'?)"))
         #expect(findings[1].message.hasSuffix("(did you mean 'links'?)"))
         #expect(findings[2].message.hasSuffix("(did you mean 'pages'?)"))
-        #expect(findings[3].message == "unknown key 'requries' in page 'main.home'; expected one of path, requires, back (did you mean 'requires'?)")
+        #expect(
+            findings[3].message
+                == "unknown key 'requries' in page 'main.home'; expected one of path, requires, back (did you mean 'requires'?)"
+        )
     }
 
     @Test func missingRequiredKeysAreNamed() {
@@ -48,7 +51,9 @@ import Testing
         ("version: [1]", "1:10", "expected an integer for 'version', found a list"),
     ])
     func versionMustBeTheIntegerOne(line: String, place: String, message: String) throws {
-        let yaml = line + "\n" + ConfigTest.minimal.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        let yaml =
+            line + "\n"
+            + ConfigTest.minimal.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
             .joined(separator: "\n")
         let findings = ConfigTest.findings(yaml)
         let f = try #require(findings.first)
@@ -74,13 +79,19 @@ import Testing
                 "4:29 error invalid-value", "6:16 error wrong-type", "7:31 error wrong-type",
             ])
         let messages = findings.map(\.message)
-        #expect(messages.contains("expected a string for 'app.name', found the integer 2048; put it in quotes to use it as text"))
+        #expect(
+            messages.contains(
+                "expected a string for 'app.name', found the integer 2048; put it in quotes to use it as text"))
         #expect(messages.contains("expected a string or a list of strings for 'app.hosts', found a mapping"))
-        #expect(messages.contains("expected a string for 'links.keys', found the integer 3; put it in quotes to use it as text"))
+        #expect(
+            messages.contains(
+                "expected a string for 'links.keys', found the integer 3; put it in quotes to use it as text"))
         #expect(messages.contains("expected an integer for 'links.pendingExpiry', found the string \"soon\""))
         #expect(messages.contains("'types.Size' needs at least one case, e.g. [price, rating]"))
         #expect(messages.contains("expected a string for 'coordinators.app.kind', found a list"))
-        #expect(messages.contains("expected a mapping of page declarations to links for 'coordinators.main.pages', found a list"))
+        #expect(
+            messages.contains(
+                "expected a mapping of page declarations to links for 'coordinators.main.pages', found a list"))
     }
 
     @Test func unknownKindListsTheKinds() {
@@ -121,12 +132,13 @@ import Testing
     }
 
     @Test func invalidDeclarationsAndPatternsPointAtTheCharacter() {
-        let yaml = ConfigTest.minimal + """
-                  item(id: Int = x): /items/{id}
-                  "show(id: String)": "/show/{id"
-                  list(): /list
+        let yaml =
+            ConfigTest.minimal + """
+                      item(id: Int = x): /items/{id}
+                      "show(id: String)": "/show/{id"
+                      list(): /list
 
-            """
+                """
         let findings = ConfigTest.findings(yaml)
         #expect(
             findings.map(ConfigTest.summary) == [

@@ -27,7 +27,10 @@ import Testing
         #expect(graph.requirements(of: PageID(coordinator: "deals", name: "deal")) == ["session", "member"])
         #expect(graph.requirements(of: PageID(coordinator: "cart", name: "checkout")) == ["session"])
         #expect(graph.page(PageID(coordinator: "cart", name: "checkout"))?.back == "cart")
-        #expect(graph.page(PageID(coordinator: "cart", name: "offer"))?.patterns.map(\.text) == ["/offers/{id}", "/promo/{id}"])
+        #expect(
+            graph.page(PageID(coordinator: "cart", name: "offer"))?.patterns.map(\.text) == [
+                "/offers/{id}", "/promo/{id}",
+            ])
         #expect(graph.app.schemes == ["shop"])
         #expect(graph.app.hosts == ["shop.example.com", "*.shop.example.com"])
         #expect(graph.app.fallback?.description == "catalog.home")
@@ -191,7 +194,10 @@ import Testing
         let error = try #require(ConfigTest.load("version: 1\nap: {}\n", file: "shop.yaml").failure)
         let first = try #require(error.findings.first)
         #expect(first.description.hasPrefix("shop.yaml:1:1: error: missing key 'app'"))
-        #expect(error.findings.contains { $0.description.hasPrefix("shop.yaml:2:1: error: unknown key 'ap' in the top level") })
+        #expect(
+            error.findings.contains {
+                $0.description.hasPrefix("shop.yaml:2:1: error: unknown key 'ap' in the top level")
+            })
         #expect(error.description.split(separator: "\n").count == error.findings.count)
     }
 
@@ -201,13 +207,17 @@ import Testing
     }
 
     @Test func warningsAloneStillLoad() throws {
-        let yaml = ConfigTest.minimal + """
-                  settings: []
-                  about: []
+        let yaml =
+            ConfigTest.minimal + """
+                      settings: []
+                      about: []
 
-            """
+                """
         let loaded = try ConfigTest.load(yaml).get()
-        #expect(loaded.warnings.map(ConfigTest.summary) == ["14:7 warning unreachable-page", "15:7 warning unreachable-page"])
+        #expect(
+            loaded.warnings.map(ConfigTest.summary) == [
+                "14:7 warning unreachable-page", "15:7 warning unreachable-page",
+            ])
         #expect(loaded.graph.page(PageID(coordinator: "main", name: "about")) != nil)
     }
 }

@@ -4,7 +4,9 @@ import Testing
 /// Helpers shared by the config and validation tests.
 enum ConfigTest {
     /// Loads YAML text as `test.yaml`.
-    static func load(_ text: String, file: String = "test.yaml", format: ConfigFormat = .auto)
+    static func load(
+        _ text: String, file: String = "test.yaml", format: ConfigFormat = .auto
+    )
         -> Result<LoadedConfig, ConfigError>
     {
         ConfigLoader.load(Array(text.utf8), file: file, format: format)
@@ -28,7 +30,9 @@ enum ConfigTest {
     }
 
     /// The graph of a config that must load; records an issue with every finding otherwise.
-    static func graph(_ text: String, file: String = "test.yaml", sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    static func graph(
+        _ text: String, file: String = "test.yaml", sourceLocation: Testing.SourceLocation = #_sourceLocation
+    )
         -> Graph?
     {
         switch load(text, file: file) {

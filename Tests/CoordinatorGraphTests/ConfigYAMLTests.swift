@@ -38,12 +38,13 @@ import Testing
     }
 
     @Test func duplicateKeysAreErrorsAtTheRepeat() {
-        let yaml = ConfigTest.minimal + """
-              main:
-                kind: stack
-                pages: { home: /home }
+        let yaml =
+            ConfigTest.minimal + """
+                  main:
+                    kind: stack
+                    pages: { home: /home }
 
-            """
+                """
         // `main` again (line 14), inside `coordinators`.
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["14:3 error duplicate-key"])
@@ -63,7 +64,9 @@ import Testing
                   home: { path: /home, path: /start }
             """
         #expect(
-            ConfigTest.summary(yaml) == ["2:1 error duplicate-key", "3:17 error duplicate-key", "9:28 error duplicate-key"])
+            ConfigTest.summary(yaml) == [
+                "2:1 error duplicate-key", "3:17 error duplicate-key", "9:28 error duplicate-key",
+            ])
     }
 
     @Test func anchorsAndAliasesAreRejectedWithAHint() {
@@ -155,17 +158,43 @@ import Testing
         for g in [a, b] {
             #expect(g.app.fallback?.description == #"cart.offer(id: "A, B: {c}")"#)
             #expect(g.categories["TOP"]?.description == #"cart.list(sort: "rating", page: "2")"#)
-            #expect(g.page(PageID(coordinator: "cart", name: "list"))?.patterns.map(\.text) == ["/list?sort={sort}&page={page}"])
-            #expect(g.page(PageID(coordinator: "cart", name: "offer"))?.patterns.map(\.text) == ["/offers/{id}", "/o/{id}"])
+            #expect(
+                g.page(PageID(coordinator: "cart", name: "list"))?.patterns.map(\.text) == [
+                    "/list?sort={sort}&page={page}"
+                ])
+            #expect(
+                g.page(PageID(coordinator: "cart", name: "offer"))?.patterns.map(\.text) == ["/offers/{id}", "/o/{id}"])
         }
         // Columns are unchanged by the placeholders: the second pattern starts at column 41, its name at 45, its end
         // (where the unbound 'id' is reported) at 50.
         let bad = plain.replacingOccurrences(of: "/o/{id}]", with: "/o/{code}]")
-        #expect(ConfigTest.summary(bad) == ["11:45 error pattern-unknown-parameter", "11:50 error pattern-unbound-parameter"])
+        #expect(
+            ConfigTest.summary(bad) == [
+                "11:45 error pattern-unknown-parameter", "11:50 error pattern-unbound-parameter",
+            ])
     }
 
     @Test func deepNestingIsRejected() {
         let yaml = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
         #expect(ConfigTest.summary(yaml) == ["1:257 error nesting-too-deep"])
+    }
+}
+
+@Suite struct ConfigYAMLKeyTests {
+    @Test func complexKeysAreRejected() {
+        let yaml = ConfigTest.minimal + "? [a, b]\n: c\n"
+        #expect(ConfigTest.summary(yaml) == ["14:3 error yaml-complex-key"])
+    }
+
+    @Test func aliasOfAMappingCausesNoFurtherFindings() {
+        let yaml = """
+            version: 1
+            app: &settings { name: Shop, schemes: [shop] }
+            links: *settings
+            coordinators:
+              app: { kind: app, children: [main], root: main }
+              main: { kind: stack, pages: { home: /home } }
+            """
+        #expect(ConfigTest.summary(yaml) == ["2:6 error yaml-anchor", "3:8 error yaml-alias"])
     }
 }

@@ -17,7 +17,9 @@ import Testing
               "device": "ipad-7",
               "outcome": "routed",
               "source": { "format": "apns", "field": "deeplink", "link": "shop://offers/SUMMER" },
-              "page": { "id": "cart.offer", "arguments": { "id": "SUMMER" }, "description": "cart.offer(id: \"SUMMER\")" },
+              "page": {
+                "id": "cart.offer", "arguments": { "id": "SUMMER" }, "description": "cart.offer(id: \"SUMMER\")"
+              },
               "path": ["app", "main", "cart"],
               "steps": [
                 { "action": "activate",  "coordinator": "app" },
@@ -89,18 +91,45 @@ import Testing
         #expect(decoded.outcome == .fallback)
     }
 
-    @Test(arguments: [
-        (JSON.array([]), JSONDecodeError.Code.wrongType, "$"),
-        (["outcome": "routed"], .missingKey, "$.id"),
-        (["id": "x", "outcome": "sideways"], .invalidValue, "$.outcome"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.offer"], "path": [], "steps": [["action": "fly", "coordinator": "app"]], "createdAt": "2024-05-01T12:00:00Z"], .invalidValue, "$.steps[0].action"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.nothing"], "path": [], "steps": [], "createdAt": "2024-05-01T12:00:00Z"], .unknownPage, "$.page.id"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [["action": "push", "coordinator": "cart", "page": "cart.offer(id: 1"]], "createdAt": "2024-05-01T12:00:00Z"], .invalidValue, "$.steps[0].page"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [["action": "push", "coordinator": "ghost"]], "createdAt": "2024-05-01T12:00:00Z"], .unknownCoordinator, "$.steps[0].coordinator"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [], "createdAt": "yesterday"], .invalidTimestamp, "$.createdAt"),
-        (["id": "x", "outcome": "routed", "page": ["id": "cart.cart"], "path": [], "steps": [], "createdAt": "2024-05-01T12:00:00Z", "extra": 1], .unknownKey, "$.extra"),
-    ])
-    func invalidDecisionIsATypedErrorNamingTheJSONPath(json: JSON, code: JSONDecodeError.Code, path: String) {
+    static let at = #""createdAt": "2024-05-01T12:00:00Z""#
+    static let invalidDecisions: [(String, JSONDecodeError.Code, String)] = [
+        ("[]", .wrongType, "$"),
+        (#"{"outcome": "routed"}"#, .missingKey, "$.id"),
+        (#"{"id": "x", "outcome": "sideways"}"#, .invalidValue, "$.outcome"),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "#
+                + #""steps": [{"action": "fly", "coordinator": "app"}], "# + at + "}",
+            .invalidValue, "$.steps[0].action"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.nothing"}, "path": [], "steps": [], "# + at + "}",
+            .unknownPage, "$.page.id"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "#
+                + #""steps": [{"action": "push", "coordinator": "cart", "page": "cart.offer(id: 1"}], "# + at + "}",
+            .invalidValue, "$.steps[0].page"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "#
+                + #""steps": [{"action": "push", "coordinator": "ghost"}], "# + at + "}",
+            .unknownCoordinator, "$.steps[0].coordinator"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [], "#
+                + #""createdAt": "yesterday"}"#,
+            .invalidTimestamp, "$.createdAt"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [], "extra": 1, "#
+                + at + "}",
+            .unknownKey, "$.extra"
+        ),
+    ]
+
+    @Test(arguments: invalidDecisions)
+    func invalidDecisionIsATypedErrorNamingTheJSONPath(text: String, code: JSONDecodeError.Code, path: String) throws {
+        let json = try JSON.parse(text)
         do {
             _ = try Decision(json: json, graph: S.graph)
             Issue.record("expected \(code) at \(path)")

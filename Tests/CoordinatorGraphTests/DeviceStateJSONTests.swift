@@ -13,7 +13,7 @@ import Testing
     @Test func stateRoundTripsThroughJSONText() throws {
         var state = try S.state(
             after: [
-                S.p("catalog.category", ["slug": .string("shoes"), "sort": .enumCase("rating")]),
+                S.p("catalog.category", ["slug": .string("shoes"), "page": .int(1), "sort": .enumCase("rating")]),
                 S.p("account.order", ["id": .int(3)]),
             ], conditions: ["session"])
         state = try S.resolve(S.p("magazine.article", ["slug": .string("x")]), state).state
@@ -74,20 +74,35 @@ import Testing
         (#"{"stacks": {"cart": [{"id": "nothing"}]}}"#, .unknownPage, "$.stacks.cart[0].id"),
         (#"{"stacks": {"cart": [{"id": "catalog.home"}]}}"#, .invalidValue, "$.stacks.cart[0].id"),
         (#"{"stacks": {"cart": [{"id": "cart.offer"}]}}"#, .invalidArgument, "$.stacks.cart[0].arguments.id"),
-        (#"{"stacks": {"cart": [{"id": "cart.offer", "arguments": {"id": 5}}]}}"#, .invalidArgument,
-         "$.stacks.cart[0].arguments.id"),
-        (#"{"stacks": {"cart": [{"id": "cart.cart", "arguments": {"x": 1}}]}}"#, .invalidArgument,
-         "$.stacks.cart[0].arguments.x"),
+        (
+            #"{"stacks": {"cart": [{"id": "cart.offer", "arguments": {"id": 5}}]}}"#, .invalidArgument,
+            "$.stacks.cart[0].arguments.id"
+        ),
+        (
+            #"{"stacks": {"cart": [{"id": "cart.cart", "arguments": {"x": 1}}]}}"#, .invalidArgument,
+            "$.stacks.cart[0].arguments.x"
+        ),
         (#"{"stacks": {"cart": [{"id": "cart.cart", "extra": 1}]}}"#, .unknownKey, "$.stacks.cart[0].extra"),
         (#"{"conditions": [true]}"#, .wrongType, "$.conditions[0]"),
-        (#"{"pending": {"page": {"id": "cart.checkout"}, "gate": "nope", "condition": "session", "expiresAt": "2024-05-01T12:00:00Z"}}"#,
-         .unknownCoordinator, "$.pending.gate"),
-        (#"{"pending": {"page": {"id": "cart.checkout"}, "gate": "login", "condition": "session", "expiresAt": "soon"}}"#,
-         .invalidTimestamp, "$.pending.expiresAt"),
-        (#"{"pending": {"page": {"id": "cart.checkout"}, "gate": "login", "expiresAt": "2024-05-01T12:00:00Z"}}"#,
-         .missingKey, "$.pending.condition"),
-        (#"{"pending": {"page": {"id": "cart.gone"}, "gate": "login", "condition": "session", "expiresAt": "2024-05-01T12:00:00Z"}}"#,
-         .unknownPage, "$.pending.page.id"),
+        (
+            #"{"pending": {"page": {"id": "cart.checkout"}, "gate": "nope", "condition": "session", "#
+                + #""expiresAt": "2024-05-01T12:00:00Z"}}"#,
+            .unknownCoordinator, "$.pending.gate"
+        ),
+        (
+            #"{"pending": {"page": {"id": "cart.checkout"}, "gate": "login", "condition": "session", "#
+                + #""expiresAt": "soon"}}"#,
+            .invalidTimestamp, "$.pending.expiresAt"
+        ),
+        (
+            #"{"pending": {"page": {"id": "cart.checkout"}, "gate": "login", "expiresAt": "2024-05-01T12:00:00Z"}}"#,
+            .missingKey, "$.pending.condition"
+        ),
+        (
+            #"{"pending": {"page": {"id": "cart.gone"}, "gate": "login", "condition": "session", "#
+                + #""expiresAt": "2024-05-01T12:00:00Z"}}"#,
+            .unknownPage, "$.pending.page.id"
+        ),
     ])
     func invalidStateIsATypedErrorNamingTheJSONPath(text: String, code: JSONDecodeError.Code, path: String) throws {
         do {

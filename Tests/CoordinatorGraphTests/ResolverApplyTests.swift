@@ -17,7 +17,10 @@ import Testing
         [S.p("account.order", ["id": .int(1)]), S.p("payment.pay", ["order": .int(1)]), S.p("account.orders")],
         [S.p("payment.pay", ["order": .int(2)]), S.p("share.share", ["id": .string("s")]), S.p("cart.cart")],
         [S.p("onboarding.done"), S.p("magazine.comments", ["slug": .string("c")]), S.p("vip.lounge")],
-        [S.p("catalog.filters", ["slug": .string("f"), "sort": .enumCase("price")]), S.p("login.login"), S.p("catalog.home")],
+        [
+            S.p("catalog.filters", ["slug": .string("f"), "sort": .enumCase("price")]), S.p("login.login"),
+            S.p("catalog.home"),
+        ],
     ]
 
     @Test(arguments: journeys, [[String](), ["session"], ["session", "premium"]])
@@ -37,7 +40,8 @@ import Testing
     }
 
     @Test func startAndPresentCutTheVisiblePathAboveTheParent() {
-        let state = DeviceState(path: ["app", "main", "cart"], started: ["app", "main", "cart"], tabs: ["main": "cart"])
+        let state = DeviceState(
+            path: ["app", "main", "cart"], started: ["app", "main", "cart"], tabs: ["main": "cart"])
         let next = S.resolver.apply(
             decision([Step(.activate, "app"), Step(.present, "payment", parent: "main")]), to: state)
         #expect(next.path == ["app", "main", "payment"])

@@ -8,8 +8,9 @@ import Testing
 /// ```
 /// app (app) → main, login, onboarding, share?
 ///   main (tabs) → catalog, cart, account, magazine, vip
-///     catalog (stack): home, product(id), reviews(id) back product, category(slug, page = 1, sort = price),
+///     catalog (stack) → deals: home, product(id), reviews(id) back product, category(slug, page = 1, sort = price),
 ///                      filters(slug, sort) back category
+///       deals (stack): deals, deal(id) back deals
 ///     cart (stack): cart, checkout requires session back cart, offer(id)
 ///     account (stack) requires session: profile, order(id: Int) back orders, orders
 ///     magazine (stack): home, article(slug) requires session+premium, read(slug), comments(slug, page = 1) back read
@@ -38,12 +39,13 @@ enum Shop {
 
     static let coordinators: [Coordinator] = [
         Coordinator(
-            name: "app", kind: .app, children: ["main", "login", "onboarding", "payment"], root: "main", location: here),
+            name: "app", kind: .app, children: ["main", "login", "onboarding", "payment"], root: "main",
+            location: here),
         Coordinator(
             name: "main", kind: .tabs, children: ["catalog", "cart", "account", "magazine", "vip"], root: "catalog",
             location: here),
         Coordinator(
-            name: "catalog", kind: .stack,
+            name: "catalog", kind: .stack, children: ["deals"],
             pages: [
                 page("catalog", "home"),
                 page("catalog", "product", [string("id")]),
@@ -54,8 +56,13 @@ enum Shop {
                         string("slug"), Parameter(label: "page", type: .int, defaultValue: .int(1)),
                         Parameter(label: "sort", type: sortType, defaultValue: .enumCase("price")),
                     ]),
-                page("catalog", "filters", [string("slug"), Parameter(label: "sort", type: sortType)], back: "category"),
+                page(
+                    "catalog", "filters", [string("slug"), Parameter(label: "sort", type: sortType)], back: "category"),
             ], location: here),
+        Coordinator(
+            name: "deals", kind: .stack,
+            pages: [page("deals", "deals"), page("deals", "deal", [string("id")], back: "deals")],
+            location: here),
         Coordinator(
             name: "cart", kind: .stack,
             pages: [
@@ -77,20 +84,26 @@ enum Shop {
                 page("magazine", "article", [string("slug")], requires: ["session", "premium"]),
                 page("magazine", "read", [string("slug")]),
                 page(
-                    "magazine", "comments", [string("slug"), Parameter(label: "page", type: .int, defaultValue: .int(1))],
+                    "magazine", "comments",
+                    [string("slug"), Parameter(label: "page", type: .int, defaultValue: .int(1))],
                     back: "read"),
             ], location: here),
         Coordinator(name: "vip", kind: .stack, requires: ["premium"], pages: [page("vip", "lounge")], location: here),
-        Coordinator(name: "login", kind: .modal, provides: ["session"], pages: [page("login", "login")], location: here),
+        Coordinator(
+            name: "login", kind: .modal, provides: ["session"], pages: [page("login", "login")], location: here),
         Coordinator(
             name: "onboarding", kind: .flow, provides: ["onboarded"],
-            pages: [page("onboarding", "welcome"), page("onboarding", "privacy", back: "welcome"), page("onboarding", "done")],
+            pages: [
+                page("onboarding", "welcome"), page("onboarding", "privacy", back: "welcome"),
+                page("onboarding", "done"),
+            ],
             location: here),
         Coordinator(
             name: "payment", kind: .modal, parents: ["cart", "account"], requires: ["session"],
             pages: [page("payment", "pay", [Parameter(label: "order", type: .int)])], location: here),
         Coordinator(
-            name: "share", kind: .modal, parents: ["catalog", "account"], pages: [page("share", "share", [string("id")])],
+            name: "share", kind: .modal, parents: ["catalog", "account"],
+            pages: [page("share", "share", [string("id")])],
             location: here),
         Coordinator(
             name: "paywall", kind: .modal, parents: ["magazine"], requires: ["session"], provides: ["premium"],

@@ -5,7 +5,9 @@ import Testing
 @Suite struct ResolverGateTests {
     typealias S = Shop
 
-    func finish(_ coordinator: String, _ state: DeviceState, at now: Timestamp = S.t0.adding(seconds: 60)) throws
+    func finish(
+        _ coordinator: String, _ state: DeviceState, at now: Timestamp = S.t0.adding(seconds: 60)
+    ) throws
         -> FlowFinishedResult
     {
         let result = try S.resolver.flowFinished(coordinator, state: state, now: now, metadata: S.metadata("d2"))
@@ -27,7 +29,8 @@ import Testing
         #expect(r.decision.path == ["app", "main", "cart"])
         #expect(
             r.decision.lines == [
-                "activate app", "start main in app", "selectTab main cart", "start cart in main", "setRoot cart cart.cart",
+                "activate app", "start main in app", "selectTab main cart", "start cart in main",
+                "setRoot cart cart.cart",
                 "present login over cart", "display login login.login",
             ])
         let pending = Pending(page: checkout, gate: "login", condition: "session", expiresAt: S.t0.adding(seconds: 600))
@@ -56,7 +59,10 @@ import Testing
     @Test func gatedCoordinatorPresentsLoginBeforeEnteringIt() throws {
         let order = S.p("account.order", ["id": .int(5)])
         let r = try S.resolve(order, nil)
-        #expect(r.decision.lines == ["activate app", "start main in app", "present login over main", "display login login.login"])
+        #expect(
+            r.decision.lines == [
+                "activate app", "start main in app", "present login over main", "display login login.login",
+            ])
         #expect(!r.state.isStarted("account"))
         let resumed = try #require(try finish("login", r.state).decision)
         #expect(
@@ -103,7 +109,10 @@ import Testing
 
         let third = try finish("paywall", second.state, at: S.t0.adding(seconds: 200))
         #expect(third.status == .resumed)
-        #expect(third.decision?.lines == ["activate app", "dismiss paywall", #"display magazine magazine.article(slug: "x")"#])
+        #expect(
+            third.decision?.lines == [
+                "activate app", "dismiss paywall", #"display magazine magazine.article(slug: "x")"#,
+            ])
         #expect(third.state.conditions == ["session", "premium"])
         #expect(third.state.pending == nil)
     }
@@ -138,7 +147,8 @@ import Testing
         #expect(result.state.conditions == ["session"])
         #expect(result.steps.map(\.description) == ["activate app", "dismiss login"])
 
-        let justInTime = try finish("login", gated.state, at: Timestamp(millisecondsSince1970: S.t0.millisecondsSince1970 + 599_999))
+        let justInTime = try finish(
+            "login", gated.state, at: Timestamp(millisecondsSince1970: S.t0.millisecondsSince1970 + 599_999))
         #expect(justInTime.status == .resumed)
     }
 

@@ -50,7 +50,9 @@ import Testing
             for definition in coordinator.pages {
                 let page = Page(
                     id: definition.id,
-                    arguments: definition.declaration.parameters.map { Page.Argument(label: $0.label, value: sample($0)) })
+                    arguments: definition.declaration.parameters.map {
+                        Page.Argument(label: $0.label, value: sample($0))
+                    })
                 let open = try resolve(resolver, page, everything)
                 #expect(open.decision.outcome == .routed, "\(page)")
                 #expect(open.decision.steps.last?.description == "display \(coordinator.name) \(page)")
@@ -101,11 +103,13 @@ import Testing
             ])
         #expect(first.decision.pending?.expiresAt == t0.adding(seconds: 900))
 
-        let second = try resolver.flowFinished("login", state: first.state, now: t0, metadata: DecisionMetadata(id: "2"))
+        let second = try resolver.flowFinished(
+            "login", state: first.state, now: t0, metadata: DecisionMetadata(id: "2"))
         #expect(second.status == .gated)
         #expect(
             second.decision?.steps.map(\.description) == [
-                "activate app", "dismiss login", "present membership over catalog", "display membership membership.join",
+                "activate app", "dismiss login", "present membership over catalog",
+                "display membership membership.join",
             ])
         #expect(second.state.pending?.condition == "member")
 
@@ -122,8 +126,10 @@ import Testing
 
     @Test func shopStateRoundTripsThroughJSON() throws {
         let resolver = try shop()
-        var state = try resolve(resolver, p("catalog.category", ["slug": .string("all"), "sort": .enumCase("rating")]), nil)
-            .state
+        var state = try resolve(
+            resolver, p("catalog.category", ["slug": .string("all"), "page": .int(1), "sort": .enumCase("rating")]), nil
+        )
+        .state
         state = try resolve(resolver, p("deals.deal", ["id": .uuid(uuid)]), state).state
         let decoded = try DeviceState(json: state.json, graph: resolver.graph)
         #expect(decoded == state)

@@ -54,7 +54,8 @@ import Testing
     @Test func modalIsPresentedOverItsParent() throws {
         let r = try S.resolve(S.p("payment.pay", ["order": .int(12)]), DeviceState(conditions: ["session"]))
         #expect(r.decision.path == ["app", "payment"])
-        #expect(r.decision.lines == ["activate app", "present payment over app", "display payment payment.pay(order: 12)"])
+        #expect(
+            r.decision.lines == ["activate app", "present payment over app", "display payment payment.pay(order: 12)"])
         #expect(r.state.path == ["app", "payment"])
     }
 
@@ -108,7 +109,8 @@ import Testing
         let r = try S.resolve(S.p("account.order", ["id": .int(7)]), state)
         #expect(
             r.decision.lines == [
-                "activate app", "dismiss payment", "push account account.orders", "display account account.order(id: 7)",
+                "activate app", "dismiss payment", "push account account.orders",
+                "display account account.order(id: 7)",
             ])
         #expect(!r.state.isStarted("payment"))
         #expect(r.state.path == ["app", "main", "account"])
@@ -130,6 +132,17 @@ import Testing
             ])
         #expect(r.state.started == ["app", "main", "cart", "catalog"])
         #expect(r.state.stacks.keys.sorted() == ["cart", "catalog"])
+    }
+
+    @Test func ownerVisibleUnderAChildCoordinatorIsBroughtToTheFront() throws {
+        let state = try S.state(after: [S.p("deals.deal", ["id": .string("1")])])
+        #expect(state.path == ["app", "main", "catalog", "deals"])
+        let r = try S.resolve(S.p("catalog.product", ["id": .string("9")]), state)
+        #expect(r.decision.lines == ["activate app", "activate catalog", #"display catalog catalog.product(id: "9")"#])
+        #expect(r.state.path == ["app", "main", "catalog"])
+        #expect(r.state.isStarted("deals"))
+        let back = try S.resolve(S.p("deals.deal", ["id": .string("1")]), r.state)
+        #expect(back.decision.lines == ["activate app", "activate deals", #"display deals deals.deal(id: "1")"#])
     }
 
     @Test func pageAlreadyInTheStackIsPoppedToInsteadOfPushedTwice() throws {
@@ -156,7 +169,8 @@ import Testing
         let r = try S.resolve(S.p("catalog.reviews", ["id": .string("42")]), state)
         #expect(
             r.decision.lines == [
-                "activate app", #"push catalog catalog.product(id: "42")"#, #"display catalog catalog.reviews(id: "42")"#,
+                "activate app", #"push catalog catalog.product(id: "42")"#,
+                #"display catalog catalog.reviews(id: "42")"#,
             ])
         #expect(r.state.stack(of: "catalog").count == 4)
     }
@@ -167,12 +181,14 @@ import Testing
         let onCart = try S.state(after: [S.p("cart.cart")], conditions: ["session"])
         let r = try S.resolve(S.p("payment.pay", ["order": .int(3)]), onCart)
         #expect(r.decision.path == ["app", "main", "cart", "payment"])
-        #expect(r.decision.lines == ["activate app", "present payment over cart", "display payment payment.pay(order: 3)"])
+        #expect(
+            r.decision.lines == ["activate app", "present payment over cart", "display payment payment.pay(order: 3)"])
 
         let onAccount = try S.state(after: [S.p("account.profile")], conditions: ["session"])
-        #expect(try S.resolve(S.p("payment.pay", ["order": .int(3)]), onAccount).decision.path == [
-            "app", "main", "account", "payment",
-        ])
+        #expect(
+            try S.resolve(S.p("payment.pay", ["order": .int(3)]), onAccount).decision.path == [
+                "app", "main", "account", "payment",
+            ])
     }
 
     @Test func startedParentIsPreferredOverTheShortestWhenNoneIsVisible() throws {

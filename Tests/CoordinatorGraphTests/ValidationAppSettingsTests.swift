@@ -8,12 +8,16 @@ import Testing
 
     @Test func httpAndHttpsAreNotCustomSchemes() {
         let findings = ConfigTest.findings(Self.config(schemes: "[shop, HTTPS, http, 'my app']", hosts: "[]"))
-        #expect(findings.map(ConfigTest.summary) == ["4:19 error invalid-scheme", "4:26 error invalid-scheme", "4:33 error invalid-scheme"])
+        #expect(
+            findings.map(ConfigTest.summary) == [
+                "4:19 error invalid-scheme", "4:26 error invalid-scheme", "4:33 error invalid-scheme",
+            ])
         #expect(findings[0].message.contains("list universal-link hosts under 'hosts' instead"))
     }
 
     @Test func schemesAndHostsAreLowerCased() throws {
-        let graph = try #require(ConfigTest.graph(Self.config(schemes: "[Shop]", hosts: "[Shop.Example.COM, \"*.Shop.Example.com\"]")))
+        let graph = try #require(
+            ConfigTest.graph(Self.config(schemes: "[Shop]", hosts: "[Shop.Example.COM, \"*.Shop.Example.com\"]")))
         #expect(graph.app.schemes == ["shop"])
         #expect(graph.app.hosts == ["shop.example.com", "*.shop.example.com"])
     }

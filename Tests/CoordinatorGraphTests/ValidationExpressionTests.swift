@@ -43,8 +43,13 @@ import Testing
                 "17:12 error category-arguments", "18:10 error category-arguments", "19:9 error category-arguments",
                 "20:9 error category-arguments",
             ])
-        #expect(findings[0].message == "category 'MISSING' does not give 'id' of 'item(id: Int, tab: Tab = .info)'; add 'id: …' (a value or a $payloadKey)")
-        #expect(findings[1].message == "'colour' is not a parameter of 'item(id: Int, tab: Tab = .info)'; its labels are id, tab")
+        #expect(
+            findings[0].message
+                == "category 'MISSING' does not give 'id' of 'item(id: Int, tab: Tab = .info)'; add 'id: …' (a value or a $payloadKey)"
+        )
+        #expect(
+            findings[1].message
+                == "'colour' is not a parameter of 'item(id: Int, tab: Tab = .info)'; its labels are id, tab")
         #expect(findings[2].message == "'one' is not a valid Int for 'id' of 'item(id: Int, tab: Tab = .info)'")
     }
 
@@ -54,13 +59,16 @@ import Testing
     }
 
     @Test func fallbackMustNameAPageWithLiteralArguments() {
-        let yaml = Self.config("").replacingFirst("schemes: [test]", with: "schemes: [test]\n  fallback: main.item(id: $x)")
+        let yaml = Self.config("").replacingFirst(
+            "schemes: [test]", with: "schemes: [test]\n  fallback: main.item(id: $x)")
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["5:13 error fallback-arguments"])
         #expect(findings.first?.message.contains("cannot read '$x'") == true)
-        let unknown = Self.config("").replacingFirst("schemes: [test]", with: "schemes: [test]\n  fallback: main.nothing")
+        let unknown = Self.config("").replacingFirst(
+            "schemes: [test]", with: "schemes: [test]\n  fallback: main.nothing")
         #expect(ConfigTest.summary(unknown) == ["5:13 error unknown-page"])
-        let fine = Self.config("").replacingFirst("schemes: [test]", with: "schemes: [test]\n  fallback: main.item(id: 1)")
+        let fine = Self.config("").replacingFirst(
+            "schemes: [test]", with: "schemes: [test]\n  fallback: main.item(id: 1)")
         #expect(ConfigTest.summary(fine).isEmpty)
     }
 }

@@ -16,19 +16,22 @@ import Testing
 
             """,
             extra: """
-              login: { kind: modal, parents: [main], provides: [session], pages: { login: /login } }
+                  login: { kind: modal, parents: [main], provides: [session], pages: { login: /login } }
 
-            """)
+                """)
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["14:46 error unprovided-condition"])
-        #expect(findings.first?.message == "no coordinator provides 'member'; add 'provides: member' to the flow that satisfies it")
+        #expect(
+            findings.first?.message
+                == "no coordinator provides 'member'; add 'provides: member' to the flow that satisfies it")
     }
 
     @Test func providerThatRequiresWhatItProvidesIsAnError() {
-        let yaml = ConfigTest.minimal + """
-              login: { kind: modal, parents: [main], requires: [session], provides: [session], pages: { l: /l } }
+        let yaml =
+            ConfigTest.minimal + """
+                  login: { kind: modal, parents: [main], requires: [session], provides: [session], pages: { l: /l } }
 
-            """
+                """
         #expect(ConfigTest.summary(yaml) == ["14:53 error self-gated"])
     }
 
@@ -55,9 +58,9 @@ import Testing
 
             """,
             extra: """
-              other: { kind: stack, parents: [main], pages: { x: /x } }
+                  other: { kind: stack, parents: [main], pages: { x: /x } }
 
-            """)
+                """)
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["14:28 error back-other-coordinator", "15:28 error unknown-page"])
         #expect(findings[1].message == "no page 'hom' in 'main' for 'back'; expected one of: home, a, b, c")
@@ -101,7 +104,9 @@ import Testing
             """)
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["14:28 error back-cycle", "17:28 error back-cycle"])
-        #expect(findings[0].message == "back chain of 'main' loops: a → b → c → a; a back stack must end at a page without 'back'")
+        #expect(
+            findings[0].message
+                == "back chain of 'main' loops: a → b → c → a; a back stack must end at a page without 'back'")
     }
 
     @Test func pagesNothingLeadsToAreWarnings() throws {
@@ -122,10 +127,11 @@ import Testing
     }
 
     @Test func flowStepsWithoutLinksAreFine() {
-        let yaml = ConfigTest.minimal + """
-              intro: { kind: flow, parents: [main], pages: { start: /start, step2: [], step3: ~ } }
+        let yaml =
+            ConfigTest.minimal + """
+                  intro: { kind: flow, parents: [main], pages: { start: /start, step2: [], step3: ~ } }
 
-            """
+                """
         #expect(ConfigTest.summary(yaml).isEmpty)
     }
 }

@@ -10,7 +10,10 @@ import Testing
 
             """)
         let findings = ConfigTest.findings(yaml)
-        #expect(findings.map(ConfigTest.summary) == ["14:30 error pattern-unknown-parameter", "14:37 error pattern-unbound-parameter"])
+        #expect(
+            findings.map(ConfigTest.summary) == [
+                "14:30 error pattern-unknown-parameter", "14:37 error pattern-unbound-parameter",
+            ])
         #expect(findings[0].message.contains("'{itemID}' is not a parameter of 'item(id: Int)'"))
     }
 
@@ -50,10 +53,11 @@ import Testing
     }
 
     @Test func identicalPatternsAcrossCoordinatorsAreErrors() {
-        let yaml = ConfigTest.minimal + """
-              other: { kind: stack, parents: [main], pages: { start: /home } }
+        let yaml =
+            ConfigTest.minimal + """
+                  other: { kind: stack, parents: [main], pages: { start: /home } }
 
-            """
+                """
         #expect(ConfigTest.summary(yaml) == ["14:58 error duplicate-pattern"])
     }
 

@@ -15,8 +15,10 @@ let shopTypes: [String: [String]] = ["Sort": ["price", "rating"]]
 let shopRows: [(String, String, String)] = [
     ("catalog.home", "home", "/catalog"),
     ("catalog.product", "product(id: String)", "/products/{id}"),
-    ("catalog.category", "category(slug: String, page: Int = 1, sort: Sort = price)",
-     "/catalog/{slug}?page={page}&sort={sort}"),
+    (
+        "catalog.category", "category(slug: String, page: Int = 1, sort: Sort = price)",
+        "/catalog/{slug}?page={page}&sort={sort}"
+    ),
     ("cart.cart", "cart", "/cart"),
     ("cart.checkout", "checkout", "/cart/checkout"),
     ("cart.offer", "offer(id: String)", "/offers/{id}"),

@@ -210,6 +210,12 @@ import Testing
                 "looked at data.deeplink, data.url, data.link, notification.click_action"))
     }
 
+    @Test func emptyLinksAreNamedWhenNothingElseGivesALink() throws {
+        let error = try #require(payloadError(#"{"to": "t", "notification": {"click_action": ""}}"#))
+        #expect(error.code == .noLink)
+        #expect(error.reason.hasSuffix("notification.click_action; notification.click_action is empty"))
+    }
+
     @Test func legacyEmptyClickActionIsIgnoredWithAWarning() throws {
         let reading = try payloadReading(
             #"{"to": "t", "notification": {"click_action": ""}, "data": {"link": "shop://x"}}"#)

@@ -188,6 +188,25 @@ import Testing
         #expect(error.offset == offset)
     }
 
+    @Test(arguments: 0..<20)
+    func specialBytesAreFoundAtEveryPositionOfALongString(position: Int) throws {
+        let plain = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        func text(_ insert: [UInt8]) -> [UInt8] {
+            [0x22] + plain[..<position] + insert + plain[position...] + [0x22]
+        }
+        let prefix = String(decoding: plain[..<position], as: UTF8.self)
+        let suffix = String(decoding: plain[position...], as: UTF8.self)
+        #expect(try JSON.parse(text(Array(#"\n"#.utf8))) == .string(prefix + "\n" + suffix))
+        #expect(try JSON.parse(text(Array("é".utf8))) == .string(prefix + "é" + suffix))
+        #expect(try JSON.parse([0x22] + plain[..<position] + [0x22]) == .string(prefix))
+        let control = try parseError(bytes: text([0x01]))
+        #expect(control.code == .controlCharacterInString)
+        #expect(control.offset == position + 1)
+        let invalid = try parseError(bytes: text([0xFF]))
+        #expect(invalid.code == .invalidUTF8)
+        #expect(invalid.offset == position + 1)
+    }
+
     @Test func invalidUTF8OutsideStringsIsAnUnexpectedCharacter() throws {
         let error = try parseError(bytes: [0x5B, 0xFF, 0x5D])
         #expect(error.code == .unexpectedCharacter)

@@ -13,9 +13,14 @@ import Testing
     @Test func consoleLinesReadAsMessageThenKeyValuePairs() {
         let line = entry(
             message: "routed to cart.offer",
-            fields: [(JournalField.decisionID, "5f0c"), (JournalField.device, "ipad 7"), (JournalField.page, "cart.offer(id: \"X\")")]
+            fields: [
+                (JournalField.decisionID, "5f0c"), (JournalField.device, "ipad 7"),
+                (JournalField.page, "cart.offer(id: \"X\")"),
+            ]
         ).consoleLine(identifier: "notifyd", pid: 123)
-        #expect(line == #"notifyd[123]: routed to cart.offer decision_id=5f0c device="ipad 7" page="cart.offer(id: \"X\")""# + "\n")
+        #expect(
+            line == #"notifyd[123]: routed to cart.offer decision_id=5f0c device="ipad 7" page="cart.offer(id: \"X\")""#
+                + "\n")
     }
 
     @Test func journalFieldsCarryMessageIdPriorityAndIdentifier() {
@@ -42,8 +47,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("plain", "plain"), ("tab\there", #"tab\there"#), ("nul\u{0}", #"nul\x00"#), ("del\u{7F}", #"del\x7f"#),
-        ("c1\u{85}", #"c1\u0085"#), ("ls\u{2028}", #"ls\u2028"#), (#"back\slash"#, #"back\\slash"#), ("é ✓", "é ✓"),
+        ("plain", "plain"), ("tab\there", #"tab\there"#), ("nul\u{0}", #"nul\x00"#),
+        ("del\u{7F}", #"del\x7f"#), ("c1\u{85}", #"c1\u0085"#), ("ls\u{2028}", #"ls\u2028"#),
+        (#"back\slash"#, #"back\\slash"#), ("é ✓", "é ✓"),
     ])
     func controlCharactersAreEscaped(raw: String, escaped: String) {
         #expect(Journal.escape(raw) == escaped)
@@ -97,8 +103,11 @@ import Testing
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
         do {
-            let journal = Journal(target: .console, capacity: 8, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
-            journal.log(.configLoaded, priority: .info, message: "config loaded", fields: [(JournalField.config, "/etc/notifyd/notifyd.yaml")])
+            let journal = Journal(
+                target: .console, capacity: 8, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
+            journal.log(
+                .configLoaded, priority: .info, message: "config loaded",
+                fields: [(JournalField.config, "/etc/notifyd/notifyd.yaml")])
             journal.log(.stopping, priority: .notice, message: "stopping")
             journal.flush()
         }
@@ -120,14 +129,16 @@ import Testing
         let journal = Journal(target: .none)
         journal.log(.started, priority: .info, message: "x")
         journal.flush()
-        #expect(journal.statistics == Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0))
+        #expect(
+            journal.statistics == Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0))
     }
 
     @Test func everyEventHasADistinctMessageIdExplainedInTheCatalog() throws {
         let ids = JournalEvent.allCases.map(\.messageID)
         #expect(Set(ids).count == ids.count)
         for id in ids {
-            #expect(id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            #expect(
+                id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         }
         // <root>/Tests/NotifyDaemonTests/JournalTests.swift → <root>/systemd/notifyd.catalog
         let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")

@@ -21,7 +21,8 @@ import Testing
         return .object(object)
     }
 
-    private func decision(_ id: String, device: String?, outcome: String = "routed", createdMs: Int64 = 1) -> StoreWrite {
+    private func decision(_ id: String, device: String?, outcome: String = "routed", createdMs: Int64 = 1) -> StoreWrite
+    {
         let body: JSON = [
             "id": .string(id), "device": device.map { .string($0) } ?? .null, "outcome": .string(outcome),
             "page": ["id": "cart.offer", "arguments": ["id": "X"], "description": "cart.offer(id: \"X\")"],
@@ -53,7 +54,9 @@ import Testing
         let store = try StateStore(directory: dir.path)
         let first = state(path: ["app", "main", "catalog"])
         let second = state(path: ["app", "main", "cart"])
-        try store.commit([.state(device: "b", state: first, updatedMs: 1), .state(device: "a", state: first, updatedMs: 1)])
+        try store.commit([
+            .state(device: "b", state: first, updatedMs: 1), .state(device: "a", state: first, updatedMs: 1),
+        ])
         try store.commit([.state(device: "a", state: second, updatedMs: 2)])
         #expect(try store.deviceState("a") == second)
         #expect(try store.deviceState("b") == first)
@@ -141,8 +144,10 @@ import Testing
         let store = try StateStore(directory: dir.path)
         let early = try #require(StateStore.parseRFC3339Milliseconds("2025-01-01T00:00:00.000Z"))
         try store.commit([
-            .state(device: "a", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:00:00.000Z"), updatedMs: 1),
-            .state(device: "b", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:10:00.000Z"), updatedMs: 1),
+            .state(
+                device: "a", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:00:00.000Z"), updatedMs: 1),
+            .state(
+                device: "b", state: state(path: ["app"], pendingExpiresAt: "2025-01-01T00:10:00.000Z"), updatedMs: 1),
             .state(device: "c", state: state(path: ["app"]), updatedMs: 1),
         ])
         #expect(try store.counts().pendingLinks == 2)
@@ -214,6 +219,15 @@ import Testing
         let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
         #expect(error?.code == .schemaTooNew)
         #expect(try dir.read(StateStore.fileName) == bytes)
+    }
+
+    @Test func aSecondStoreOnTheSameDirectoryIsRefusedWhileTheFirstIsOpen() throws {
+        let dir = try StoreTestDirectory()
+        let first = try StateStore(directory: dir.path)
+        try first.commit([decision("d1", device: "a")])
+        let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        #expect(error?.code == .busy)
+        #expect(try first.decision(id: "d1") != nil)
     }
 
     @Test func aMissingDirectoryIsReported() throws {

@@ -55,6 +55,15 @@ import Testing
         #expect(Systemd.watchdogIntervalMicroseconds() == nil)
     }
 
+    @Test func aJournalStreamOnStderrMeansTheJournalIsAvailable() {
+        let previous = getenv("JOURNAL_STREAM").map { String(cString: $0) }
+        defer {
+            if let previous { setenv("JOURNAL_STREAM", previous, 1) } else { unsetenv("JOURNAL_STREAM") }
+        }
+        setenv("JOURNAL_STREAM", "8:12345", 1)
+        #expect(Systemd.journalAvailable())
+    }
+
     @Test func sendingNoFieldsIsRefusedWithoutTouchingTheJournal() {
         #expect(Systemd.sendJournal(fields: [], file: #fileID, line: #line, function: #function) == -EINVAL)
     }
@@ -78,7 +87,9 @@ final class SystemdTestSocket {
             raw[bytes.count] = 0
         }
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard rc == 0 else { throw StoreTestFailure(message: "bind \(path): errno \(errno)") }
     }

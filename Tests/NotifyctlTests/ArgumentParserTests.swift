@@ -50,7 +50,9 @@ import Testing
     }
 
     @Test func optionsComeBeforeOrAfterTheCommandAndBetweenArguments() throws {
-        let parsed = try invocation(["--socket", "/tmp/n.sock", "--json", "send", "p.json", "--device=ipad", "--dry-run"])
+        let parsed = try invocation([
+            "--socket", "/tmp/n.sock", "--json", "send", "p.json", "--device=ipad", "--dry-run",
+        ])
         #expect(parsed.value(.socket) == "/tmp/n.sock")
         #expect(parsed.wantsJSON)
         #expect(parsed.value(.device) == "ipad")
@@ -130,7 +132,8 @@ import Testing
         Mistake(
             line: ["state", "a", "b"], message: "unexpected argument 'b'; 'state' takes DEVICE"),
         Mistake(
-            line: ["send", "x.json", "--devcie", "d"], message: "unknown option '--devcie' for 'send'; did you mean '--device'?"),
+            line: ["send", "x.json", "--devcie", "d"],
+            message: "unknown option '--devcie' for 'send'; did you mean '--device'?"),
         Mistake(line: ["send", "x.json", "--device"], message: "'--device' needs a value: --device D"),
         Mistake(line: ["send", "x.json", "--device", "--json"], message: "'--device' needs a value: --device D"),
         Mistake(
@@ -145,7 +148,8 @@ import Testing
         Mistake(
             line: ["--limit", "3", "history"],
             message: "unknown option '--limit'; give it after the command, e.g. 'notifyctl history --limit'"),
-        Mistake(line: ["send", "-x"], message: "unknown option '-x'; options are long, e.g. '--device D' (see --help)"),
+        Mistake(
+            line: ["send", "-x"], message: "unknown option '-x'; options are long, e.g. '--device D' (see --help)"),
     ])
     func mistakesAreUsageErrorsThatSayWhatWasWrong(_ mistake: Mistake) {
         let error = usageError(mistake.line)

@@ -71,7 +71,9 @@ import Testing
     }
 
     @Test func offlineResolveOfAGatedPageShowsThePendingPage() throws {
-        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "https://shop.example.com/account/orders/42"])
+        let run = Fixtures.run([
+            "resolve", "--offline", "config/shop.yaml", "https://shop.example.com/account/orders/42",
+        ])
         #expect(run.status == .success)
         Fixtures.expectGolden(run.output, "offline-resolve-gated.txt")
     }
@@ -80,7 +82,8 @@ import Testing
         let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://cart/checkout", "--json"])
         #expect(run.status == .success)
         let reply = try JSON.parse(run.output)
-        let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml").get()
+        let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml")
+            .get()
         let decision = try Decision(json: try #require(reply["decision"]), graph: loaded.graph)
         #expect(decision.page.id.description == "cart.checkout")
         #expect(decision.outcome == .gated)
@@ -113,6 +116,26 @@ import Testing
         let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://nowhere"])
         #expect(run.status == .success)
         #expect(run.output.hasPrefix("fallback  catalog.home\n"))
+    }
+
+    @Test func offlineForeignLinkIsNoRouteWithTheReason() {
+        let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "https://evil.example.net/cart"])
+        #expect(run.status == .failure)
+        #expect(
+            run.errors == """
+                notifyctl: error: io.notifyd.Router.NoRoute: link: https://evil.example.net/cart
+                  link: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
+
+                """)
+    }
+
+    @Test func offlineExplainPutsPayloadWarningsInTheTrace() {
+        let payload = #"{"aps": {"alert": "x"}, "deeplink": "", "url": "shop://cart"}"#
+        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
+        #expect(run.status == .success)
+        #expect(run.output.contains("├─ trace\n│  warning: deeplink: the link is empty; ignored\n"))
+        let quiet = Fixtures.run(["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
+        #expect(quiet.errors == "notifyctl: warning: payload: deeplink: the link is empty; ignored\n")
     }
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {

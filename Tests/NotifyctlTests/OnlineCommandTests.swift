@@ -75,7 +75,7 @@ import Varlink
         #expect(
             run.errors == """
                 notifyctl: error: io.notifyd.Router.NoRoute: link: shop://nowhere
-                notifyctl: note: see why with 'notifyctl explain LINK'
+                notifyctl: note: 'notifyctl explain --offline CONFIG LINK' shows why each candidate was rejected
 
                 """)
     }
@@ -86,7 +86,8 @@ import Varlink
         let run = Fixtures.run(["send", "p.json"], files: ["p.json": Self.payload], router: router)
         #expect(
             run.errors
-                == "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected an integer; field: aps.badge\n")
+                == "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected an integer; field: aps.badge\n"
+        )
     }
 
     @Test func configInvalidListsEveryError() {
@@ -179,7 +180,9 @@ import Varlink
         #expect(run.output.contains("\ndevice tv-1\n"))
 
         router.replies["FlowFinished"] = .success(["resumed": nil, "state": Self.state, "dropped": "it expired"])
-        #expect(Fixtures.run(["finish", "tv-1", "login"], router: router).output.hasPrefix("no pending page resumed: it expired\n"))
+        #expect(
+            Fixtures.run(["finish", "tv-1", "login"], router: router).output.hasPrefix(
+                "no pending page resumed: it expired\n"))
     }
 
     @Test func statsInfoAndReloadPrintTheirReplies() {

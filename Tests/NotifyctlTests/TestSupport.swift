@@ -99,7 +99,8 @@ enum Fixtures {
     }
 
     /// Compares `text` with the golden file `name`; `NOTIFYCTL_UPDATE_GOLDEN=1` rewrites it instead.
-    static func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    {
         let url = golden.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["NOTIFYCTL_UPDATE_GOLDEN"] == "1" {
             try? FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
@@ -108,7 +109,8 @@ enum Fixtures {
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             Issue.record(
-                "missing golden file \(name); run with NOTIFYCTL_UPDATE_GOLDEN=1 to write it", sourceLocation: sourceLocation)
+                "missing golden file \(name); run with NOTIFYCTL_UPDATE_GOLDEN=1 to write it",
+                sourceLocation: sourceLocation)
             return
         }
         let expected = String(decoding: data, as: UTF8.self)

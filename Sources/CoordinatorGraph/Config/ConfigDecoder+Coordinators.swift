@@ -52,7 +52,8 @@ extension ConfigDecoder {
             page.declaration = try CaseDeclaration.parse(text, types: types)
         } catch {
             let code = error.code == .unknownType ? "unknown-type" : "invalid-declaration"
-            report(code, at: entry.key.textLocation.advanced(by: error.offset), "invalid page '\(text)': \(error.reason)")
+            report(
+                code, at: entry.key.textLocation.advanced(by: error.offset), "invalid page '\(text)': \(error.reason)")
         }
         let path = "coordinators.\(coordinator).pages.\(name)"
         let value = entry.value

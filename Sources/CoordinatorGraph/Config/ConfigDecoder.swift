@@ -87,7 +87,9 @@ struct ConfigDecoder {
             var valid: [Located<String>] = []
             for c in cases {
                 if !isIdentifier(c.value) {
-                    report("invalid-name", at: c.location, "'\(c.value)' cannot name an enum case; expected a name such as 'price'")
+                    report(
+                        "invalid-name", at: c.location,
+                        "'\(c.value)' cannot name an enum case; expected a name such as 'price'")
                 } else if !seen.insert(c.value).inserted {
                     report("duplicate-case", at: c.location, "case '\(c.value)' of '\(name.value)' is listed twice")
                 } else {
@@ -95,7 +97,9 @@ struct ConfigDecoder {
                 }
             }
             if cases.isEmpty, case .sequence = entry.value.content {
-                report("invalid-value", at: entry.value.location, "'\(path)' needs at least one case, e.g. [price, rating]")
+                report(
+                    "invalid-value", at: entry.value.location, "'\(path)' needs at least one case, e.g. [price, rating]"
+                )
             }
             types.append(TypeDraft(name: name, cases: valid))
         }
@@ -110,7 +114,8 @@ struct ConfigDecoder {
                 report("invalid-name", at: name.location, "a category name cannot be empty")
                 continue
             }
-            categories.append(CategoryDraft(name: name, expression: expression(entry.value, path: "categories.\(name.value)")))
+            categories.append(
+                CategoryDraft(name: name, expression: expression(entry.value, path: "categories.\(name.value)")))
         }
         return categories
     }
@@ -124,9 +129,10 @@ struct ConfigDecoder {
     /// The entries of a mapping without repeated keys (the reader reports those), or none (reported) when
     /// `node` is not a mapping.
     mutating func entries(of node: ConfigNode, path: String, expected: String) -> [ConfigNode.Entry] {
+        if node.isReported { return [] }
         if case .mapping(let entries) = node.content {
             var seen: Set<String> = []
-            return entries.filter { seen.insert($0.key.text ?? "").inserted }
+            return entries.filter { !$0.key.isReported && seen.insert($0.key.text ?? "").inserted }
         }
         report("wrong-type", at: node.location, "expected \(expected) for '\(path)', found \(node.kindDescription)")
         return []
@@ -137,14 +143,16 @@ struct ConfigDecoder {
     mutating func fields(
         of node: ConfigNode, path: String, allowed: [String], required: [String], what: String
     ) -> [String: ConfigNode]? {
+        if node.isReported { return nil }
         guard case .mapping(let entries) = node.content else {
             report(
                 "wrong-type", at: node.location,
-                "expected a mapping with keys \(allowed.joined(separator: ", ")) for \(what), found \(node.kindDescription)")
+                "expected a mapping with keys \(allowed.joined(separator: ", ")) for \(what), "
+                    + "found \(node.kindDescription)")
             return nil
         }
         var fields: [String: ConfigNode] = [:]
-        for entry in entries {
+        for entry in entries where !entry.key.isReported {
             let key = entry.key.text ?? ""
             guard allowed.contains(key) else {
                 var message = "unknown key '\(key)' in \(what); expected one of \(allowed.joined(separator: ", "))"
@@ -162,6 +170,7 @@ struct ConfigDecoder {
 
     /// A string scalar; null, numbers, Booleans, lists and mappings are reported.
     mutating func string(_ node: ConfigNode, path: String) -> Located<String>? {
+        if node.isReported { return nil }
         switch node.scalarValue {
         case .string(let s) where !s.isEmpty:
             return Located(value: s, location: node.textLocation)
@@ -177,19 +186,23 @@ struct ConfigDecoder {
 
     /// One string or a list of strings (`provides: session` and `provides: [session]` alike).
     mutating func stringList(_ node: ConfigNode, path: String) -> [Located<String>] {
+        if node.isReported { return [] }
         switch node.content {
         case .sequence(let items):
             return items.compactMap { string($0, path: path) }
         case .scalar:
             return string(node, path: path).map { [$0] } ?? []
         case .mapping:
-            report("wrong-type", at: node.location, "expected a string or a list of strings for '\(path)', found a mapping")
+            report(
+                "wrong-type", at: node.location, "expected a string or a list of strings for '\(path)', found a mapping"
+            )
             return []
         }
     }
 
     /// An integer scalar; a quoted number is a string and is reported.
     mutating func integer(_ node: ConfigNode, path: String) -> Located<Int>? {
+        if node.isReported { return nil }
         guard case .int(let i) = node.scalarValue else {
             report("wrong-type", at: node.location, "expected an integer for '\(path)', found \(node.kindDescription)")
             return nil
@@ -219,6 +232,8 @@ struct ConfigDecoder {
 
     /// The allowed key closest to a misspelt one, when it is close enough to be a likely typo.
     static func closest(to key: String, in allowed: [String]) -> String? {
+        // Suggestions are for typos in names; long texts and huge lists are not worth the quadratic work.
+        guard key.utf8.count <= 64, allowed.count <= 5_000 else { return nil }
         let scored = allowed.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, key.count / 3)) else { return nil }
         return best.0

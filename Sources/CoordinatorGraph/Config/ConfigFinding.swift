@@ -1,6 +1,23 @@
 /// One problem found while loading a config: where, how bad, a stable code and a message that says how to fix it.
 ///
 /// Printed like a compiler diagnostic: `shop.yaml:42:7: error: unknown key 'kinds'; expected one of …`.
+///
+/// Codes, by stage:
+/// - reading: `yaml-syntax`, `json-syntax`, `yaml-anchor`, `yaml-alias`, `yaml-tag`, `yaml-complex-key`,
+///   `yaml-multiple-documents`, `nesting-too-deep`, `duplicate-key`, `empty-config`;
+/// - decoding: `unknown-key`, `missing-key`, `wrong-type`, `invalid-value`, `unsupported-version`, `invalid-name`,
+///   `duplicate-case`, `unknown-kind`, `invalid-declaration`, `unknown-type`, `invalid-pattern`,
+///   `invalid-expression`;
+/// - structure: `missing-app`, `multiple-apps`, `app-has-parent`, `no-children`, `missing-root`, `root-not-child`,
+///   `unexpected-root`, `unexpected-pages`, `unexpected-provides`, `no-pages`, `duplicate-child`,
+///   `duplicate-parent`, `unknown-coordinator`, `unreachable-coordinator`, `parent-cycle`;
+/// - conditions: `unprovided-condition`, `self-gated`;
+/// - pages: `duplicate-page`, `unknown-page`, `back-other-coordinator`, `back-arguments`, `back-cycle`,
+///   `unreachable-page` (warning);
+/// - patterns: `pattern-unknown-parameter`, `pattern-unbound-parameter`, `pattern-parameter-type`,
+///   `duplicate-pattern`, `shadowed-pattern` (warning);
+/// - expressions: `category-arguments`, `fallback-arguments`;
+/// - app: `invalid-scheme`, `invalid-host`, `no-links` (warning).
 public struct ConfigFinding: Sendable, Hashable, CustomStringConvertible {
     /// How bad a finding is.
     public enum Severity: String, Sendable, Hashable {

@@ -24,7 +24,9 @@ public enum ConfigLoader {
     /// Loads `bytes` as the config named `file`.
     ///
     /// - Returns: the graph and its warnings, or every error and warning found, sorted by position.
-    public static func load(_ bytes: [UInt8], file: String, format: ConfigFormat = .auto) -> Result<LoadedConfig, ConfigError> {
+    public static func load(
+        _ bytes: [UInt8], file: String, format: ConfigFormat = .auto
+    ) -> Result<LoadedConfig, ConfigError> {
         let root: ConfigNode?
         var findings: [ConfigFinding]
         switch resolve(format, bytes: bytes, file: file) {

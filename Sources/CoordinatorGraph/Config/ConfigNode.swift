@@ -29,6 +29,8 @@ struct ConfigNode: Sendable {
 
     let content: Content
     let location: SourceLocation
+    /// A stand-in for something the reader rejected and reported (an alias): the decoder skips it silently.
+    var isReported = false
 
     /// The scalar's text, if this is a scalar (whatever its type).
     var text: String? {
@@ -115,7 +117,7 @@ extension ConfigNode {
             case .sequence(let items): pending.append(contentsOf: items)
             case .mapping(let entries):
                 var seen: [String: SourceLocation] = [:]
-                for entry in entries {
+                for entry in entries where !entry.key.isReported {
                     let key = entry.key.text ?? ""
                     if let first = seen[key] {
                         findings.append(

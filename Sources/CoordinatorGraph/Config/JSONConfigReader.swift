@@ -219,7 +219,9 @@ struct JSONConfigReader {
                 advance()
                 return
             }
-            guard c == UInt8(ascii: "u") else { throw error("unknown escape; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u") }
+            guard c == UInt8(ascii: "u") else {
+                throw error("unknown escape; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u")
+            }
             advance()
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {

@@ -54,7 +54,8 @@ extension Validator {
         return labels.allSatisfy { label in
             guard (1...63).contains(label.utf8.count), label.first != "-", label.last != "-" else { return false }
             return label.utf8.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || $0 == UInt8(ascii: "-")
             }
         }

@@ -9,7 +9,8 @@ extension Validator {
             let requirements = c.requires + c.pages.flatMap(\.requires)
             for r in requirements {
                 guard let names = providers[r.value] else {
-                    var message = "no coordinator provides '\(r.value)'; add 'provides: \(r.value)' to the flow that "
+                    var message =
+                        "no coordinator provides '\(r.value)'; add 'provides: \(r.value)' to the flow that "
                         + "satisfies it"
                     if let guess = ConfigDecoder.closest(to: r.value, in: Array(providers.keys).sorted()) {
                         message += " (or did you mean '\(guess)'?)"

@@ -23,14 +23,17 @@ extension Validator {
         }
         guard let page = page(id.name, in: c) else {
             let pages = c.pages.map(\.name).joined(separator: ", ")
-            error("unknown-page", at: e.location, "no page '\(id.name)' in '\(c.name.value)' for \(what); expected one of: \(pages)")
+            error(
+                "unknown-page", at: e.location,
+                "no page '\(id.name)' in '\(c.name.value)' for \(what); expected one of: \(pages)")
             return
         }
         guard let declaration = page.declaration else { return }
         for argument in e.expression.arguments {
             guard let parameter = declaration.parameter(argument.label) else {
                 let labels = declaration.parameters.map(\.label)
-                let known = labels.isEmpty ? "it takes no arguments" : "its labels are \(labels.joined(separator: ", "))"
+                let known =
+                    labels.isEmpty ? "it takes no arguments" : "its labels are \(labels.joined(separator: ", "))"
                 error(code, at: e.location, "'\(argument.label)' is not a parameter of '\(declaration)'; \(known)")
                 continue
             }
@@ -50,7 +53,8 @@ extension Validator {
             }
         }
         let given = Set(e.expression.arguments.map(\.label))
-        for parameter in declaration.parameters where parameter.defaultValue == nil && !given.contains(parameter.label) {
+        for parameter in declaration.parameters where parameter.defaultValue == nil && !given.contains(parameter.label)
+        {
             error(
                 code, at: e.location,
                 "\(what) does not give '\(parameter.label)' of '\(declaration)'; "

@@ -25,7 +25,8 @@ extension Validator {
     }
 
     /// The page that `back` names, or `nil` (reported) when it names another coordinator's page or no page.
-    private mutating func backTarget(_ back: Located<String>, of page: PageDraft, in c: CoordinatorDraft) -> PageDraft? {
+    private mutating func backTarget(_ back: Located<String>, of page: PageDraft, in c: CoordinatorDraft) -> PageDraft?
+    {
         let name = backName(back.value, in: c)
         guard let name else {
             error(

@@ -58,12 +58,15 @@ extension Validator {
                 }
             }
             if kind == .app, let parent = c.parents.first {
-                error("app-has-parent", at: parent.location, "the app coordinator '\(name)' is the root and has no parents")
+                error(
+                    "app-has-parent", at: parent.location,
+                    "the app coordinator '\(name)' is the root and has no parents")
             }
             if kind == .app || kind == .tabs, let provided = c.provides.first {
                 error(
                     "unexpected-provides", at: provided.location,
-                    "'provides' applies to coordinators that finish (modal, flow, stack); '\(name)' is \(kind.rawValue)")
+                    "'provides' applies to coordinators that finish (modal, flow, stack); '\(name)' is \(kind.rawValue)"
+                )
             }
         }
     }
@@ -73,10 +76,14 @@ extension Validator {
         var seen: Set<String> = []
         for child in c.children {
             if !seen.insert(child.value).inserted {
-                error("duplicate-child", at: child.location, "'\(child.value)' is listed twice in the children of '\(c.name.value)'")
+                error(
+                    "duplicate-child", at: child.location,
+                    "'\(child.value)' is listed twice in the children of '\(c.name.value)'")
             } else if let target = coordinator(child.value) {
                 if target.kind?.value == .app {
-                    error("app-has-parent", at: child.location, "'\(child.value)' is the app coordinator; it cannot be a child")
+                    error(
+                        "app-has-parent", at: child.location,
+                        "'\(child.value)' is the app coordinator; it cannot be a child")
                 }
             } else {
                 unknownCoordinator(child, in: "the children of '\(c.name.value)'")
@@ -85,7 +92,9 @@ extension Validator {
         seen = []
         for parent in c.parents {
             if !seen.insert(parent.value).inserted {
-                error("duplicate-parent", at: parent.location, "'\(parent.value)' is listed twice in the parents of '\(c.name.value)'")
+                error(
+                    "duplicate-parent", at: parent.location,
+                    "'\(parent.value)' is listed twice in the parents of '\(c.name.value)'")
             } else if coordinator(parent.value) == nil {
                 unknownCoordinator(parent, in: "the parents of '\(c.name.value)'")
             }

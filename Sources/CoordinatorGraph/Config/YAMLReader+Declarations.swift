@@ -71,7 +71,9 @@ enum YAMLDeclarations {
                 i = close + 1
                 continue
             }
-            if c == UInt8(ascii: "{"), i > 0, !opensFlowMapping(after: line[i - 1]), let close = closingBrace(line, from: i) {
+            if c == UInt8(ascii: "{"), i > 0, !opensFlowMapping(after: line[i - 1]),
+                let close = closingBrace(line, from: i)
+            {
                 marks[i] = true
                 marks[close] = true
                 i = close + 1

@@ -14,9 +14,19 @@ struct YAMLReader {
 
     let file: String
 
-    private enum Frame {
-        case sequence(start: SourceLocation, anchor: String?, items: [ConfigNode])
-        case mapping(start: SourceLocation, anchor: String?, entries: [ConfigNode.Entry], key: ConfigNode?)
+    /// A sequence or mapping being read; mutated in place on the stack so that appending never copies.
+    private struct Frame {
+        let start: SourceLocation
+        let isSequence: Bool
+        var items: [ConfigNode] = []
+        var entries: [ConfigNode.Entry] = []
+        /// A mapping's key waiting for its value.
+        var key: ConfigNode?
+
+        /// The finished node.
+        var node: ConfigNode {
+            ConfigNode(content: isSequence ? .sequence(items) : .mapping(entries), location: start)
+        }
     }
 
     /// The document's root node (`nil` when the text has no usable document) and every problem met.
@@ -46,32 +56,27 @@ struct YAMLReader {
         var stack: [Frame] = []
         var root: ConfigNode?
         var documents = 0
-        // Anchored nodes, so that a rejected alias still reads as its value and causes no further errors.
-        var anchors: [String: ConfigNode] = [:]
 
         func add(_ node: ConfigNode) {
-            guard let top = stack.popLast() else {
+            let top = stack.count - 1
+            guard top >= 0 else {
                 root = node
                 return
             }
-            switch top {
-            case .sequence(let start, let anchor, var items):
-                items.append(node)
-                stack.append(.sequence(start: start, anchor: anchor, items: items))
-            case .mapping(let start, let anchor, var entries, let key):
-                if let key {
-                    entries.append(ConfigNode.Entry(key: key, value: node))
-                    stack.append(.mapping(start: start, anchor: anchor, entries: entries, key: nil))
-                } else if case .scalar = node.content {
-                    stack.append(.mapping(start: start, anchor: anchor, entries: entries, key: node))
-                } else {
-                    findings.append(
-                        .error(
-                            "yaml-complex-key", at: node.location,
-                            "expected a plain key (a name), found \(node.kindDescription) used as a key"))
-                    let placeholder = ConfigNode(content: .scalar("", quoted: true), location: node.location)
-                    stack.append(.mapping(start: start, anchor: anchor, entries: entries, key: placeholder))
-                }
+            if stack[top].isSequence {
+                stack[top].items.append(node)
+            } else if let key = stack[top].key {
+                stack[top].entries.append(ConfigNode.Entry(key: key, value: node))
+                stack[top].key = nil
+            } else if case .scalar = node.content {
+                stack[top].key = node
+            } else {
+                findings.append(
+                    .error(
+                        "yaml-complex-key", at: node.location,
+                        "expected a plain key (a name), found \(node.kindDescription) used as a key"))
+                stack[top].key = ConfigNode(
+                    content: .scalar("", quoted: true), location: node.location, isReported: true)
             }
         }
 
@@ -99,8 +104,10 @@ struct YAMLReader {
                 let name = string(e.data.alias.anchor)
                 findings.append(
                     .error(
-                        "yaml-alias", at: at, "anchors and aliases are not supported; repeat the value instead of '*\(name)'"))
-                add(anchors[name] ?? ConfigNode(content: .scalar("", quoted: false), location: at))
+                        "yaml-alias", at: at,
+                        "anchors and aliases are not supported; repeat the value instead of '*\(name)'"))
+                // Reported here; the decoder skips it, so the rejected alias causes no further findings.
+                add(ConfigNode(content: .scalar("", quoted: false), location: at, isReported: true))
             case YAML_SCALAR_EVENT:
                 let s = e.data.scalar
                 checkAnchor(s.anchor, at: at, into: &findings)
@@ -111,9 +118,7 @@ struct YAMLReader {
                 let text = YAMLDeclarations.restore(
                     String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self))
                 let quoted = s.style != YAML_PLAIN_SCALAR_STYLE || tag != nil
-                let node = ConfigNode(content: .scalar(text, quoted: quoted), location: at)
-                if let anchor = s.anchor { anchors[string(anchor)] = node }
-                add(node)
+                add(ConfigNode(content: .scalar(text, quoted: quoted), location: at))
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 let isSequence = e.type == YAML_SEQUENCE_START_EVENT
                 let anchor = isSequence ? e.data.sequence_start.anchor : e.data.mapping_start.anchor
@@ -129,36 +134,25 @@ struct YAMLReader {
                             "nesting deeper than \(YAMLReader.maximumDepth) levels; a config needs only a few"))
                     return (nil, findings)
                 }
-                let name = anchor.map { string($0) }
-                stack.append(
-                    isSequence
-                        ? .sequence(start: at, anchor: name, items: [])
-                        : .mapping(start: at, anchor: name, entries: [], key: nil))
+                stack.append(Frame(start: at, isSequence: isSequence))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                let node: ConfigNode
-                let anchor: String?
-                switch stack.popLast() {
-                case .sequence(let start, let name, let items):
-                    (node, anchor) = (ConfigNode(content: .sequence(items), location: start), name)
-                case .mapping(let start, let name, let entries, _):
-                    (node, anchor) = (ConfigNode(content: .mapping(entries), location: start), name)
-                case nil:
-                    continue
-                }
-                if let anchor { anchors[anchor] = node }
-                add(node)
+                guard let frame = stack.popLast() else { continue }
+                add(frame.node)
             default:
                 break
             }
         }
     }
 
-    private func checkAnchor(_ anchor: UnsafeMutablePointer<yaml_char_t>?, at: SourceLocation, into findings: inout [ConfigFinding]) {
+    private func checkAnchor(
+        _ anchor: UnsafeMutablePointer<yaml_char_t>?, at: SourceLocation, into findings: inout [ConfigFinding]
+    ) {
         guard let anchor else { return }
         findings.append(
             .error(
                 "yaml-anchor", at: at,
-                "anchors and aliases are not supported; remove '&\(string(anchor))' and repeat the value where it is used"))
+                "anchors and aliases are not supported; remove '&\(string(anchor))' and repeat the value "
+                    + "where it is used"))
     }
 
     private func unsupportedTag(_ tag: String, at: SourceLocation) -> ConfigFinding {

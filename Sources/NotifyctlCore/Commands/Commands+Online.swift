@@ -158,7 +158,8 @@ extension Command {
 extension OptionSpec {
     /// `--limit N`: at most N entries.
     public static let limit = OptionSpec(
-        "limit", value: .integer(placeholder: "N", minimum: 1), help: "At most N decisions (the daemon's default: all it keeps)")
+        "limit", value: .integer(placeholder: "N", minimum: 1),
+        help: "At most N decisions (the daemon returns 20 unless told, 1000 at most)")
 }
 
 extension CommandContext {

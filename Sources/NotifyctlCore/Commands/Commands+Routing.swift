@@ -75,7 +75,8 @@ enum Routing {
         let format = invocation.value(.format)
         if case .link = input, let format, format != PayloadFormat.link.rawValue {
             throw .usage(
-                "'--format \(format)' applies to payload objects; the input is a link", command: invocation.command.name)
+                "'--format \(format)' applies to payload objects; the input is a link", command: invocation.command.name
+            )
         }
         if let config = invocation.value(.offline) {
             if invocation.value(.device) != nil {
@@ -119,7 +120,9 @@ enum Routing {
             case .payload(let payload):
                 let (decision, warnings) = try router.route(
                     payload, format: format, explain: explain, id: context.makeID(), now: context.now())
-                for warning in warnings { context.warn("payload: \(warning)") }
+                if !explain {
+                    for warning in warnings { context.warn("payload: \(warning)") }
+                }
                 return decision
             case .link(let link):
                 return try router.resolve(link, explain: explain, id: context.makeID(), now: context.now())

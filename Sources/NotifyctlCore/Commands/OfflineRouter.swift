@@ -20,6 +20,8 @@ public struct OfflineRouter: Sendable {
     }
 
     /// The decision for a notification payload; `format` forces the payload format.
+    ///
+    /// With `explain`, the payload's warnings open the trace (`warning: …`), as the daemon writes them.
     public func route(
         _ payload: JSONObject, format: PayloadFormat? = nil, explain: Bool, id: String, now: Timestamp
     ) throws(OfflineRouteError) -> (decision: Decision, warnings: [PayloadWarning]) {
@@ -30,18 +32,22 @@ public struct OfflineRouter: Sendable {
         } catch {
             throw OfflineRouteError(.invalidPayload(reason: error.reason, field: error.path))
         }
-        let decision = try decide(reading.candidates, reportSource: true, explain: explain, id: id, now: now)
+        let warnings = explain ? reading.warnings.map { "warning: \($0)" } : []
+        let decision = try decide(
+            reading.candidates, reportSource: true, explain: explain, traceStart: warnings, id: id, now: now)
         return (decision, reading.warnings)
     }
 
     /// The decision for a link, as `Resolve` gives it (no source).
-    public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision {
+    public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision
+    {
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
-        return try decide([candidate], reportSource: false, explain: explain, id: id, now: now)
+        return try decide([candidate], reportSource: false, explain: explain, traceStart: [], id: id, now: now)
     }
 
     func decide(
-        _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, id: String, now: Timestamp
+        _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, traceStart: [String], id: String,
+        now: Timestamp
     ) throws(OfflineRouteError) -> Decision {
         let target: RoutingTarget
         switch graph.target(for: candidates, explain: explain) {
@@ -54,13 +60,11 @@ public struct OfflineRouter: Sendable {
             resolution = try resolver.resolve(
                 target.page, state: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
         } catch {
-            let reply: VarlinkError =
-                error.code == .unknownPage
-                ? .unknownPage(error.subject) : .noRoute(link: candidates.first?.link ?? target.page.description)
-            throw OfflineRouteError(reply, reasons: [error.message])
+            // As the daemon answers: the page or its path does not fit the graph.
+            throw OfflineRouteError(.unknownPage(error.subject), reasons: [error.message])
         }
         var decision = resolution.decision
-        if explain { decision.trace = target.trace + (decision.trace ?? []) }
+        if explain { decision.trace = traceStart + target.trace + (decision.trace ?? []) }
         return decision
     }
 }
@@ -81,7 +85,9 @@ public struct OfflineRouteError: Error, Sendable, Hashable {
     /// The error as notifyctl prints it: the reply, with the reasons as detail lines.
     public var notifyctlError: NotifyctlError {
         let printed = ErrorPrinter.error(for: reply)
+        // The reasons already say why; the daemon's "see why with explain" note would only repeat them.
         return .failure(
-            printed.message, details: printed.details + reasons.map(SafeText.clean), notes: printed.notes)
+            printed.message, details: printed.details + reasons.map(SafeText.clean),
+            notes: reasons.isEmpty ? printed.notes : [])
     }
 }

@@ -59,7 +59,10 @@ public struct DecisionPrinter: Sendable {
     public func renderList(_ decisions: [Decision]) -> String {
         let header = ["ID", "CREATED", "DEVICE", "OUTCOME", "PAGE"]
         let rows = decisions.map { d in
-            [clean(d.id), d.createdAt.rfc3339, d.device.map(clean) ?? "-", d.outcome.rawValue, clean(d.page.description)]
+            [
+                clean(d.id), d.createdAt.rfc3339, d.device.map(clean) ?? "-", d.outcome.rawValue,
+                clean(d.page.description),
+            ]
         }
         var widths = header.map(\.count)
         for row in rows {

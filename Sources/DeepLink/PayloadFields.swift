@@ -1,0 +1,77 @@
+/// The JSON paths of the fields a reader looks at, computed from the options once.
+///
+/// Classes, so that handing them to the format readers costs a reference count, not a copy of every string.
+final class PayloadFields: Sendable {
+    /// The fields of an APNs payload at one place: the root, or `message.apns.payload` inside FCM.
+    let apns: APNsFields
+    /// The APNs payload inside an FCM HTTP v1 message.
+    let fcmAPNs: APNsFields
+    /// `message.data.<key>` for each link key.
+    let fcmData: [(key: String, field: String)]
+    /// `data.<key>` for each link key (FCM legacy).
+    let legacyData: [(key: String, field: String)]
+
+    init(linkKeys: [String]) {
+        apns = APNsFields(parent: "", linkKeys: linkKeys)
+        fcmAPNs = APNsFields(parent: "message.apns.payload", linkKeys: linkKeys)
+        fcmData = linkKeys.map { ($0, PayloadPath.child("message.data", $0)) }
+        legacyData = linkKeys.map { ($0, PayloadPath.child("data", $0)) }
+    }
+}
+
+/// The field paths of an APNs payload found at `parent`.
+final class APNsFields: Sendable {
+    /// The path of the payload itself; empty for the root.
+    let parent: String
+    /// `aps`
+    let aps: String
+    /// `aps.category`
+    let category: String
+    /// `aps.target-content-id`
+    let targetContentID: String
+    /// Each link key (except `aps`) with its path.
+    let links: [(key: String, field: String)]
+
+    init(parent: String, linkKeys: [String]) {
+        self.parent = parent
+        aps = PayloadPath.child(parent, "aps")
+        category = PayloadPath.child(aps, "category")
+        targetContentID = PayloadPath.child(aps, "target-content-id")
+        links = linkKeys.filter { $0 != "aps" }.map { ($0, PayloadPath.child(parent, $0)) }
+    }
+}
+
+/// A lookup table from a small set of keys to what they mean, bucketed by UTF-8 length so that a lookup costs
+/// one or two string comparisons and no hashing.
+struct PayloadKeyTable<Member: Sendable>: Sendable {
+    let buckets: [[(name: String, member: Member)]]
+
+    init(_ entries: KeyValuePairs<String, Member>) {
+        var buckets: [[(name: String, member: Member)]] = []
+        for (name, member) in entries {
+            let length = name.utf8.count
+            while buckets.count <= length { buckets.append([]) }
+            buckets[length].append((name, member))
+        }
+        self.buckets = buckets
+    }
+
+    /// The member for `key`, or `nil` when the key is not in the table.
+    subscript(key: String) -> Member? {
+        let length = key.utf8.count
+        guard length < buckets.count else { return nil }
+        for entry in buckets[length] where entry.name == key { return entry.member }
+        return nil
+    }
+
+    /// Every key in the table.
+    var names: [String] { buckets.flatMap { $0.map(\.name) } }
+}
+
+/// What the format readers gather while they walk a payload.
+struct PayloadCollector {
+    var candidates: [LinkCandidate] = []
+    var warnings: [PayloadWarning] = []
+    /// Why fields that were present gave no candidate; only filled on unusual paths, used by the no-link error.
+    var notes: [String] = []
+}

@@ -1,0 +1,259 @@
+internal import CSQLite
+import JSON
+
+// The only file that imports CSQLite: the connection, its statements, and the mapping of SQLite
+// result codes to StoreError.
+
+/// The statements the store runs, prepared once when it opens.
+struct StoreStatements {
+    let begin, commit, rollback: SQLiteStatement
+    let selectState, selectDevices, upsertState, deleteState: SQLiteStatement
+    let upsertPending, deletePending, selectExpired: SQLiteStatement
+    let insertDecision, selectDecision, selectRecent, selectRecentForDevice, pruneOldest: SQLiteStatement
+    let countDecisions, countDevices, countPending: SQLiteStatement
+
+    init(_ c: SQLiteConnection) throws(StoreError) {
+        begin = try c.prepare("BEGIN IMMEDIATE")
+        commit = try c.prepare("COMMIT")
+        rollback = try c.prepare("ROLLBACK")
+        selectState = try c.prepare(StoreSchema.selectState)
+        selectDevices = try c.prepare(StoreSchema.selectDevices)
+        upsertState = try c.prepare(StoreSchema.upsertState)
+        deleteState = try c.prepare(StoreSchema.deleteState)
+        upsertPending = try c.prepare(StoreSchema.upsertPending)
+        deletePending = try c.prepare(StoreSchema.deletePending)
+        selectExpired = try c.prepare(StoreSchema.selectExpired)
+        insertDecision = try c.prepare(StoreSchema.insertDecision)
+        selectDecision = try c.prepare(StoreSchema.selectDecision)
+        selectRecent = try c.prepare(StoreSchema.selectRecent)
+        selectRecentForDevice = try c.prepare(StoreSchema.selectRecentForDevice)
+        pruneOldest = try c.prepare(StoreSchema.pruneOldest)
+        countDecisions = try c.prepare(StoreSchema.countDecisions)
+        countDevices = try c.prepare(StoreSchema.countDevices)
+        countPending = try c.prepare(StoreSchema.countPending)
+    }
+}
+
+/// A prepared statement owned (and finalized) by its ``SQLiteConnection``.
+struct SQLiteStatement {
+    let handle: OpaquePointer
+}
+
+/// The one place that calls SQLite: each call wrapped once, failures mapped to ``StoreError``.
+final class SQLiteConnection {
+    let db: OpaquePointer
+    let path: String
+    private var prepared: [OpaquePointer] = []
+    private var scratch: [UInt8] = []
+
+    init(path: String) throws(StoreError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(handle)
+            throw Self.error(rc, "cannot open the database: \(message)", path: path)
+        }
+        db = handle
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        for statement in prepared { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    /// Bounds the length of any one string, blob or row (SQLITE_LIMIT_LENGTH).
+    func limitValueLength(_ bytes: Int) {
+        sqlite3_limit(db, SQLITE_LIMIT_LENGTH, Int32(clamping: max(4_096, bytes)))
+    }
+
+    /// Reads the schema version (the first read of the file: a non-database fails here, before
+    /// anything is written), switches to WAL, and runs pending migrations in one transaction.
+    func configureAndMigrate() throws(StoreError) {
+        try check(sqlite3_busy_timeout(db, 1_000), "set the busy timeout")
+        // One owner: the daemon holds the file lock from the first read on, so a second notifyd on the
+        // same directory fails with `busy`, and WAL needs no shared-memory file and no lock calls
+        // per transaction.
+        _ = try queryText("PRAGMA locking_mode=EXCLUSIVE", "take exclusive ownership")
+        let version = try queryInt("PRAGMA user_version", "read the schema version")
+        guard version <= Int64(StoreSchema.currentVersion) else {
+            throw StoreError(
+                code: .schemaTooNew,
+                message: "schema version \(version) is newer than this notifyd's \(StoreSchema.currentVersion)",
+                path: path)
+        }
+        let mode = try queryText("PRAGMA journal_mode=WAL", "switch to WAL mode")
+        guard mode.lowercased() == "wal" else {
+            throw StoreError(code: .cannotOpen, message: "the file system refused WAL mode (got \(mode))", path: path)
+        }
+        try exec("PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=67108864", "configure durability")
+        guard version < Int64(StoreSchema.currentVersion) else { return }
+        try exec("BEGIN IMMEDIATE", "begin the schema migration")
+        do {
+            for step in Int(version)..<StoreSchema.migrations.count {
+                try exec(StoreSchema.migrations[step], "migrate the schema to version \(step + 1)")
+            }
+            try exec("PRAGMA user_version=\(StoreSchema.currentVersion)", "record the schema version")
+            try exec("COMMIT", "commit the schema migration")
+        } catch {
+            if sqlite3_get_autocommit(db) == 0 { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    // MARK: Statements
+
+    func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        var handle: OpaquePointer?
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard rc == SQLITE_OK, let handle else { throw failure(rc, "prepare a statement") }
+        prepared.append(handle)
+        return SQLiteStatement(handle: handle)
+    }
+
+    func exec(_ sql: String, _ what: @autoclosure () -> String) throws(StoreError) {
+        try check(sqlite3_exec(db, sql, nil, nil, nil), what())
+    }
+
+    func queryInt(_ sql: String, _ what: @autoclosure () -> String) throws(StoreError) -> Int64 {
+        let s = try prepareTransient(sql, what())
+        defer { sqlite3_finalize(s) }
+        let rc = sqlite3_step(s)
+        guard rc == SQLITE_ROW else { throw failure(rc, what()) }
+        return sqlite3_column_int64(s, 0)
+    }
+
+    func queryText(_ sql: String, _ what: @autoclosure () -> String) throws(StoreError) -> String {
+        let s = try prepareTransient(sql, what())
+        defer { sqlite3_finalize(s) }
+        let rc = sqlite3_step(s)
+        guard rc == SQLITE_ROW else { throw failure(rc, what()) }
+        return sqlite3_column_text(s, 0).map { String(cString: $0) } ?? ""
+    }
+
+    private func prepareTransient(_ sql: String, _ what: @autoclosure () -> String) throws(StoreError) -> OpaquePointer
+    {
+        var handle: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &handle, nil)
+        guard rc == SQLITE_OK, let handle else { throw failure(rc, what()) }
+        return handle
+    }
+
+    /// Runs a statement that returns no rows (BEGIN, COMMIT).
+    func run(_ s: SQLiteStatement, _ what: @autoclosure () -> String) throws(StoreError) {
+        defer { reset(s) }
+        _ = try step(s, what())
+    }
+
+    /// Rolls back the open transaction, if any; a failed rollback leaves nothing more to do.
+    func rollback(_ s: SQLiteStatement) {
+        guard sqlite3_get_autocommit(db) == 0 else { return }
+        sqlite3_step(s.handle)
+        reset(s)
+    }
+
+    /// Steps once: `true` when a row is available, `false` when done.
+    func step(_ s: SQLiteStatement, _ what: @autoclosure () -> String) throws(StoreError) -> Bool {
+        let rc = sqlite3_step(s.handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw failure(rc, what())
+    }
+
+    func reset(_ s: SQLiteStatement) {
+        sqlite3_reset(s.handle)
+    }
+
+    func count(_ s: SQLiteStatement) throws(StoreError) -> Int {
+        defer { reset(s) }
+        guard try step(s, "count rows") else { return 0 }
+        return Int(sqlite3_column_int64(s.handle, 0))
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(db)) }
+
+    // MARK: Values
+
+    func bind(_ s: SQLiteStatement, _ index: Int32, _ value: Int64) throws(StoreError) {
+        try check(sqlite3_bind_int64(s.handle, index, value), "bind a value")
+    }
+
+    func bind(_ s: SQLiteStatement, _ index: Int32, _ text: String?) throws(StoreError) {
+        guard var text else {
+            try check(sqlite3_bind_null(s.handle, index), "bind a value")
+            return
+        }
+        let rc = text.withUTF8 { utf8 in bindText(s, index, UnsafeRawBufferPointer(utf8)) }
+        try check(rc, "bind a value")
+    }
+
+    /// Binds the compact JSON text of `value`.
+    func bind(_ s: SQLiteStatement, _ index: Int32, json value: JSON) throws(StoreError) {
+        scratch.removeAll(keepingCapacity: true)
+        value.write(into: &scratch)
+        let rc = scratch.withUnsafeBytes { bytes in bindText(s, index, bytes) }
+        try check(rc, "bind a value")
+    }
+
+    /// Binds UTF-8 bytes that SQLite copies; an empty buffer binds "" (a null pointer would bind NULL).
+    private func bindText(_ s: SQLiteStatement, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return notifyd_sqlite_bind_text(s.handle, index, "", 0)
+        }
+        return notifyd_sqlite_bind_text(s.handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+    }
+
+    func text(_ s: SQLiteStatement, _ column: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(s.handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(s.handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func int64(_ s: SQLiteStatement, _ column: Int32) -> Int64 {
+        sqlite3_column_int64(s.handle, column)
+    }
+
+    /// Parses a stored JSON column; text that is not JSON means the database was altered or damaged.
+    func json(_ s: SQLiteStatement, _ column: Int32, _ what: @autoclosure () -> String) throws(StoreError) -> JSON {
+        guard let bytes = sqlite3_column_text(s.handle, column) else {
+            throw StoreError(code: .corrupt, message: "\(what()) is missing", path: path)
+        }
+        let count = Int(sqlite3_column_bytes(s.handle, column))
+        do {
+            return try JSON.parse(UnsafeRawBufferPointer(start: bytes, count: count))
+        } catch {
+            throw StoreError(code: .corrupt, message: "\(what()) is not valid JSON: \(error)", path: path)
+        }
+    }
+
+    // MARK: Errors
+
+    func check(_ rc: Int32, _ what: @autoclosure () -> String) throws(StoreError) {
+        guard rc == SQLITE_OK else { throw failure(rc, what()) }
+    }
+
+    func failure(_ rc: Int32, _ what: String) -> StoreError {
+        Self.error(rc, "cannot \(what): \(String(cString: sqlite3_errmsg(db)))", path: path)
+    }
+
+    static func error(_ rc: Int32, _ message: String, path: String) -> StoreError {
+        let code: StoreError.Code
+        switch rc & 0xFF {
+        case SQLITE_NOTADB: code = .notADatabase
+        case SQLITE_CORRUPT: code = .corrupt
+        case SQLITE_READONLY: code = .readOnly
+        case SQLITE_PERM, SQLITE_AUTH: code = .unreadable
+        case SQLITE_CANTOPEN: code = .cannotOpen
+        case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
+        case SQLITE_FULL: code = .diskFull
+        case SQLITE_IOERR: code = .ioError
+        case SQLITE_TOOBIG: code = .tooLarge
+        default: code = .sqlite
+        }
+        return StoreError(code: code, sqliteCode: rc, message: message, path: path)
+    }
+}

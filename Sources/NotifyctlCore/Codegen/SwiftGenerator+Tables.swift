@@ -1,0 +1,127 @@
+import CoordinatorGraph
+import DeepLink
+
+extension SwiftGenerator {
+    /// `AppLink.Routing`: the policy, the enums, every page and every pattern, in the daemon's route order.
+    func tables(types: [(name: String, cases: [String])]) -> String {
+        let policy = graph.matcher.policy
+        let enumIndex = Dictionary(uniqueKeysWithValues: types.enumerated().map { ($1.name, $0) })
+        var pageIndex: [PageID: Int] = [:]
+        var pages: [PageDefinition] = []
+        for coordinator in graph.coordinators {
+            for page in coordinator.pages {
+                pageIndex[page.id] = pages.count
+                pages.append(page)
+            }
+        }
+        var out = """
+            // MARK: - Link tables (from the config)
+
+            extension AppLink {
+                /// The allowed schemes and hosts, every page and every pattern, in the order notifyd declares them.
+                fileprivate enum Routing {
+                    static let schemes: [String] = \(stringArray(policy.schemes))
+                    static let hosts: [String] = \(stringArray(policy.hosts))
+                    static let maximumLength = \(policy.maximumLength)
+
+            """
+        out += "        static let enums: [[String]] = ["
+        if types.isEmpty {
+            out += "]\n"
+        } else {
+            out += "\n"
+            for type in types {
+                out += wrap(stringArray(type.cases) + ",  // \(type.name)", indent: 12)
+            }
+            out += "        ]\n"
+        }
+        out += "        static let pages: [PageInfo] = ["
+        out += pages.isEmpty ? "]\n" : "\n"
+        for (index, page) in pages.enumerated() {
+            let parameters = page.declaration.parameters
+            let labels = stringArray(parameters.map(\.label))
+            let kinds = "[" + parameters.map { kind($0.type, enumIndex) }.joined(separator: ", ") + "]"
+            let defaults = "[" + parameters.map { defaultValue($0.defaultValue) }.joined(separator: ", ") + "]"
+            out += "            // \(index): \(page.id.coordinator).\(page.declaration)\n"
+            out += call(
+                "PageInfo",
+                [
+                    "id: \(SwiftNames.stringLiteral(page.id.description))", "labels: \(labels)", "kinds: \(kinds)",
+                    "defaults: \(defaults)",
+                ], indent: 12)
+        }
+        if !pages.isEmpty { out += "        ]\n" }
+        out += "        static let routes: [Route] = ["
+        out += graph.matcher.routes.isEmpty ? "]\n" : "\n"
+        for route in graph.matcher.routes {
+            guard let page = pageIndex[route.page] else { continue }
+            let labels = route.declaration.parameters.map(\.label)
+            let path = route.pattern.segments.map { segment -> String in
+                switch segment {
+                case .literal(let text): return ".literal(\(SwiftNames.stringLiteral(text)))"
+                case .parameter(let name): return ".parameter(\(labels.firstIndex(of: name) ?? -1))"
+                case .catchAll(let name): return ".catchAll(\(labels.firstIndex(of: name) ?? -1))"
+                }
+            }
+            let query = route.pattern.query.map {
+                "Binding(key: \(SwiftNames.stringLiteral($0.key)), parameter: \(labels.firstIndex(of: $0.name) ?? -1))"
+            }
+            out += "            // \(route.page): \(SwiftNames.comment(route.pattern.text))\n"
+            out += call(
+                "Route",
+                ["page: \(page)", "path: [\(path.joined(separator: ", "))]", "query: [\(query.joined(separator: ", "))]"],
+                indent: 12)
+        }
+        if !graph.matcher.routes.isEmpty { out += "        ]\n" }
+        out += """
+                }
+            }
+
+            """
+        return out
+    }
+
+    /// `Name(a, b, c),` on one line when it fits in 120 columns, else `Name(` and the arguments packed on the
+    /// lines below, indented four more.
+    func call(_ name: String, _ arguments: [String], indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let single = pad + name + "(" + arguments.joined(separator: ", ") + "),"
+        guard single.count > 120 else { return single + "\n" }
+        var out = pad + name + "(\n"
+        var line = ""
+        for (index, argument) in arguments.enumerated() {
+            let piece = argument + (index == arguments.count - 1 ? ")," : ",")
+            if !line.isEmpty, indent + 4 + line.count + 1 + piece.count > 120 {
+                out += wrap(line, indent: indent + 4)
+                line = ""
+            }
+            line += line.isEmpty ? piece : " " + piece
+        }
+        return out + wrap(line, indent: indent + 4)
+    }
+
+    func stringArray(_ strings: [String]) -> String {
+        "[" + strings.map(SwiftNames.stringLiteral).joined(separator: ", ") + "]"
+    }
+
+    func kind(_ type: ParameterType, _ enumIndex: [String: Int]) -> String {
+        switch type {
+        case .string: return ".string"
+        case .int: return ".int"
+        case .bool: return ".bool"
+        case .uuid: return ".uuid"
+        case .enumeration(let name, _): return ".enumeration(\(enumIndex[name] ?? -1))"
+        }
+    }
+
+    func defaultValue(_ value: Value?) -> String {
+        guard let value else { return "nil" }
+        switch value {
+        case .string(let s): return ".string(\(SwiftNames.stringLiteral(s)))"
+        case .int(let i): return ".int(\(i))"
+        case .bool(let b): return ".bool(\(b))"
+        case .uuid(let u): return ".uuid(UUID(uuidString: \(SwiftNames.stringLiteral(u.uuidString)))!)"
+        case .enumCase(let c): return ".enumCase(\(SwiftNames.stringLiteral(c)))"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import DeepLink
+import Testing
+
+@Suite struct PatternParsingTests {
+    @Test func segmentsParametersCatchAllAndQuery() throws {
+        let pattern = try LinkPattern.parse("/catalog/{slug}/files/{path...}?page={page}&sort={sort}")
+        #expect(
+            pattern.segments == [.literal("catalog"), .parameter("slug"), .literal("files"), .catchAll("path")])
+        #expect(pattern.query.map(\.key) == ["page", "sort"])
+        #expect(pattern.pathParameterNames == ["slug", "path"])
+        #expect(pattern.queryParameterNames == ["page", "sort"])
+        #expect(pattern.parameterNames == ["slug", "path", "page", "sort"])
+        #expect(pattern.catchAllName == "path")
+        #expect(pattern.description == "/catalog/{slug}/files/{path...}?page={page}&sort={sort}")
+    }
+
+    @Test func rootPatternHasNoSegments() throws {
+        #expect(try LinkPattern.parse("/").segments.isEmpty)
+        #expect(try LinkPattern.parse("/?ref={ref}").query.map(\.name) == ["ref"])
+    }
+
+    @Test func trailingSlashIsIgnored() throws {
+        #expect(try LinkPattern.parse("/catalog/").segments == [.literal("catalog")])
+    }
+
+    @Test func percentEscapesInLiteralsAreDecoded() throws {
+        #expect(try LinkPattern.parse("/caf%C3%A9/a%20b").segments == [.literal("café"), .literal("a b")])
+        #expect(try LinkPattern.parse("/s?sort%20by={s}").query.first?.key == "sort by")
+    }
+
+    @Test func queryKeyMayDifferFromTheName() throws {
+        let pattern = try LinkPattern.parse("/search?q={text}")
+        #expect(pattern.query.first?.key == "q")
+        #expect(pattern.query.first?.name == "text")
+    }
+
+    @Test(arguments: [
+        ("offers/{id}", PatternError.Code.missingLeadingSlash, 0),
+        ("", .missingLeadingSlash, 0),
+        ("/a//b", .emptySegment, 3),
+        ("/item-{id}", .mixedSegment, 1),
+        ("/{id}x", .mixedSegment, 1),
+        ("/{a}{b}", .mixedSegment, 1),
+        ("/a}", .mixedSegment, 1),
+        ("/{}", .invalidName, 2),
+        ("/{...}", .invalidName, 2),
+        ("/{9x}", .invalidName, 2),
+        ("/{id}/{id}", .duplicateName, 7),
+        ("/{id}?id={id}", .duplicateName, 10),
+        ("/{rest...}/x", .catchAllNotLast, 10),
+        ("/a?x", .invalidQuery, 3),
+        ("/a?={x}", .invalidQuery, 3),
+        ("/a?x=1", .invalidQuery, 5),
+        ("/a?x={a}b", .invalidQuery, 5),
+        ("/a?x={a}&x={b}", .invalidQuery, 9),
+        ("/a?{k}={v}", .invalidQuery, 3),
+        ("/a?x={rest...}", .catchAllNotLast, 6),
+        ("/a b", .invalidCharacter, 2),
+        ("/a#top", .invalidCharacter, 2),
+        ("/a\tb", .invalidCharacter, 2),
+        ("/a%zz", .invalidCharacter, 1),
+        ("/a%C3", .invalidCharacter, 1),
+    ])
+    func errorsNameTheOffset(text: String, code: PatternError.Code, offset: Int) {
+        #expect {
+            try LinkPattern.parse(text)
+        } throws: { error in
+            guard let error = error as? PatternError else { return false }
+            return error.code == code && error.offset == offset && error.text == text && !error.reason.isEmpty
+        }
+    }
+
+    @Test func everyShopPatternFitsItsCase() throws {
+        for row in shopRows {
+            let declaration = try CaseDeclaration.parse(row.1, types: shopTypes)
+            #expect(try LinkPattern.parse(row.2).check(against: declaration).isEmpty, "\(row.2)")
+        }
+    }
+
+    @Test func boundNameThatIsNoLabelIsAnError() throws {
+        let declaration = try CaseDeclaration.parse("offer(id: String)", types: [:])
+        let problems = try LinkPattern.parse("/offers/{code}").check(against: declaration)
+        #expect(problems.map(\.code) == [.unknownLabel, .unboundLabel])
+        #expect(problems.first?.offset == 9)
+        #expect(problems.first?.reason.contains("'{code}' is not a parameter of 'offer(id: String)'") == true)
+        #expect(problems.last?.reason.contains("add '{id}' to the path or '?id={id}' to the query") == true)
+    }
+
+    @Test func labelWithoutDefaultMayBeBoundByTheQuery() throws {
+        let declaration = try CaseDeclaration.parse("search(text: String, page: Int = 1)", types: [:])
+        #expect(try LinkPattern.parse("/search?q={text}").check(against: declaration).isEmpty)
+        #expect(try LinkPattern.parse("/search/{text}/{page}").check(against: declaration).isEmpty)
+    }
+
+    @Test func labelWithDefaultNeedNotBeBound() throws {
+        let declaration = try CaseDeclaration.parse("category(slug: String, page: Int = 1)", types: [:])
+        #expect(try LinkPattern.parse("/c/{slug}").check(against: declaration).isEmpty)
+    }
+
+    @Test func catchAllMustBindAString() throws {
+        let declaration = try CaseDeclaration.parse("file(id: Int)", types: [:])
+        let problems = try LinkPattern.parse("/files/{id...}").check(against: declaration)
+        #expect(problems.map(\.code) == [.typeMismatch])
+    }
+
+    @Test func caseWithoutParametersRejectsAnyBinding() throws {
+        let declaration = try CaseDeclaration.parse("home", types: [:])
+        let problems = try LinkPattern.parse("/home?ref={ref}").check(against: declaration)
+        #expect(problems.map(\.code) == [.unknownLabel])
+        #expect(problems.first?.reason.contains("it has no parameters") == true)
+    }
+}

@@ -1,0 +1,333 @@
+import CoordinatorGraph
+import DeepLink
+import Foundation
+import JSON
+import NotifyctlCore
+import Testing
+
+/// The generated Swift, compiled with the toolchain's `swiftc`, opens the same page as notifyd's matcher for every
+/// link of a corpus, and prints the same canonical link.
+///
+/// One compilation per graph (config/shop.yaml and a generated graph of several hundred pages), `-Onone`; the driver
+/// reads the corpus from a file and prints one line per link, which is compared with the daemon's answer.
+@Suite(.serialized, .enabled(if: SwiftToolchain.swiftc != nil, "needs swiftc (set SWIFTC or put it on PATH)"))
+struct CodegenAgreementTests {
+    @Test func shopConfigAgreesWithTheDaemonOnEveryLink() throws {
+        let graph = try CodegenCorpus.load(path: "config/shop.yaml")
+        let corpus = CodegenCorpus.shopLinks + CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 60)
+    }
+
+    @Test func largeGeneratedGraphAgreesWithTheDaemonOnEveryLink() throws {
+        var generator = LargeGraphGenerator(seed: 0x5EED_C0DE)
+        let text = generator.config(coordinators: 12, pagesPerCoordinator: 30)
+        let graph = try CodegenCorpus.load(text: text, file: "large.json")
+        #expect(graph.coordinators.reduce(0) { $0 + $1.pages.count } >= 300)
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += generator.links(for: graph, count: 3000)
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 1500)
+    }
+
+    /// Generates, compiles and runs the driver over `corpus`; every line must equal the daemon's.
+    func expectAgreement(_ graph: Graph, corpus: [String], minimumMatches: Int) throws {
+        let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "test.yaml")).generate()
+        let directory = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let linksFile = directory.appendingPathComponent("links.txt")
+        try Data(corpus.map { CodegenCorpus.hex($0) }.joined(separator: "\n").utf8).write(to: linksFile)
+        let driver = try SwiftToolchain.compile(
+            ["AppLink.swift": source, "main.swift": CodegenCorpus.driverSource], in: directory)
+        let run = try SwiftToolchain.run(driver, [linksFile.path], in: directory)
+        try #require(run.status == 0, "driver failed: \(run.errors)")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        try #require(lines.count == corpus.count, "the driver printed \(lines.count) lines for \(corpus.count) links")
+        var mismatches: [String] = []
+        var matched = 0
+        for (link, line) in zip(corpus, lines) {
+            let expected = CodegenCorpus.daemonLine(graph, link)
+            if expected != "-" { matched += 1 }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let generated = fields.prefix(3).joined(separator: "\t")
+            if generated != expected {
+                mismatches.append("\(CodegenCorpus.show(link)):\n  daemon:    \(expected)\n  generated: \(generated)")
+            }
+            if fields.count > 3, fields[3] == "url-differs" {
+                mismatches.append("\(CodegenCorpus.show(link)): AppLink(url:) differs from AppLink(link:)")
+            }
+        }
+        let shown = mismatches.prefix(15).joined(separator: "\n")
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(corpus.count) links differ:\n\(shown)")
+        #expect(matched >= minimumMatches, "only \(matched) links matched a page; the corpus is too thin")
+    }
+}
+
+/// Links and expectations for the agreement tests.
+enum CodegenCorpus {
+    /// Reads links (hex-encoded UTF-8, one per line) and prints, per link, `description TAB canonical TAB
+    /// round-trip TAB url-check`, or `-` when the link opens no page.
+    static let driverSource = #"""
+        import Foundation
+
+        func bytes(fromHex hex: Substring) -> [UInt8] {
+            var out: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                out.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+                index = next
+            }
+            return out
+        }
+
+        let text = (try? String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8)) ?? ""
+        var output = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let link = String(decoding: bytes(fromHex: line), as: UTF8.self)
+            guard let page = AppLink(link: link) else {
+                output += "-\n"
+                continue
+            }
+            let canonical = page.link
+            let roundTrip = canonical.map { AppLink(link: $0) == page ? "same" : "different" } ?? "-"
+            var urlCheck = "url-unchecked"
+            if let url = URL(string: link), url.absoluteString == link {
+                urlCheck = AppLink(url: url) == page ? "url-same" : "url-differs"
+            }
+            output += page.description + "\t" + (canonical ?? "-") + "\t" + roundTrip + "\t" + urlCheck + "\n"
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+
+        """#
+
+    /// What the daemon says about `link`, in the driver's format (without the url check).
+    static func daemonLine(_ graph: Graph, _ link: String) -> String {
+        guard let page = graph.matcher.match(link).page else { return "-" }
+        let canonical = graph.matcher.link(for: page)
+        let roundTrip = canonical.map { graph.matcher.match($0).page == page ? "same" : "different" } ?? "-"
+        return page.description + "\t" + (canonical ?? "-") + "\t" + roundTrip
+    }
+
+    static func load(path: String) throws -> Graph {
+        let url = Fixtures.repository.appendingPathComponent(path)
+        let data = try Data(contentsOf: url)
+        return try load(text: String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    static func load(text: String, file: String) throws -> Graph {
+        switch ConfigLoader.load(Array(text.utf8), file: file) {
+        case .success(let loaded): return loaded.graph
+        case .failure(let error):
+            Issue.record("the config does not load:\n\(error.errors.prefix(10).map(\.description).joined(separator: "\n"))")
+            throw error
+        }
+    }
+
+    static func hex(_ text: String) -> String {
+        text.utf8.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The link with control characters visible, for failure messages.
+    static func show(_ link: String) -> String {
+        let escaped = link.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+        return "'" + escaped.joined() + "'"
+    }
+
+    /// Hand-picked links for config/shop.yaml: every link form, host rule, escape and type edge notifyd handles.
+    static let shopLinks: [String] = {
+        var links = [
+            // Link forms.
+            "shop://offers/SUMMER", "shop:///offers/SUMMER", "shop:/offers/SUMMER", "shop:offers/SUMMER",
+            "SHOP://offers/SUMMER", "Shop://promo/X", "/offers/SUMMER", "offers/SUMMER", "shop:", "shop://", "/",
+            "shop:?a=b", "ftp://offers/SUMMER", "http://shop.example.com/cart", "HTTPS://shop.example.com/cart",
+            "1shop://cart", "sh op://cart", "shop2://cart", "://cart", ":cart", "",
+            // Hosts.
+            "https://shop.example.com/cart", "https://SHOP.Example.COM/cart", "https://shop.example.com./cart",
+            "https://shop.example.com../cart", "https://shop.example.com:443/cart", "https://shop.example.com:/cart",
+            "https://shop.example.com:44a/cart", "https://m.shop.example.com/cart", "https://a.b.shop.example.com/cart",
+            "https://.shop.example.com/cart", "https://shop.example.com.evil.com/cart", "https://evilshop.example.com/cart",
+            "https://u@shop.example.com/cart", "https://[::1]/cart", "https:shop.example.com/cart",
+            "https:/shop.example.com/cart", "https://shop.example.com", "https://shop.example.com?x=1",
+            "https://shop.example.com#cart", "https:///cart", "https://", "https://example.com/cart",
+            "https://shop.example.com/cart?", "https://M.SHOP.EXAMPLE.COM.:8080/offers/A?ref=push#top",
+            // Paths and escapes.
+            "/cart/", "//cart//checkout//", "/cart/checkout/payment", "/cart/checkout/payment/extra",
+            "/products/caf%C3%A9", "/products/café", "/products/cafe%CC%81", "/products/%F0%9F%98%80",
+            "/products/a%2Fb", "/products/%2F", "/products/%25", "/products/%", "/products/%4", "/products/%zz",
+            "/products/%00", "/products/%7F", "/products/%7f%41", "/products/%C3", "/products/%ED%A0%80",
+            "/products/%C0%AF", "/products/%F4%90%80%80", "/products/a+b", "/products/a%20b", "/products/%3F",
+            "/products/%23", "/products/a?b=c", "/products/a#b", "/products/x\u{9}y", "/products/x#\u{9}",
+            "/products/%E2%80%A8", "/products/\"quoted\"", "/products/back%5Cslash", "/products/'", "/products/~!$()*,;:@",
+            "/products/=&+", "/%63art", "/CART", "/cart%2Fcheckout", "/cart/%63heckout",
+            // Catch-all.
+            "/info/shipping", "/info/shipping/returns", "/info/a%2Fb/c", "/info/a%2F%2Fb", "/info/%2F", "/info",
+            "/info/", "/info//x//", "/info/x?y=z",
+            // Int.
+            "/account/orders/0", "/account/orders/-0", "/account/orders/+5", "/account/orders/007",
+            "/account/orders/9223372036854775807", "/account/orders/9223372036854775808",
+            "/account/orders/-9223372036854775808", "/account/orders/-9223372036854775809",
+            "/account/orders/+9223372036854775807", "/account/orders/00000000000000000001",
+            "/account/orders/1e3", "/account/orders/%31", "/account/orders/1%20", "/account/orders/-",
+            "/account/orders/+", "/account/orders/0x1F", "/account/orders/١٢", "/pay/12", "/pay/-12", "/pay/x",
+            // Bool in the query.
+            "/account/orders", "/account/orders?archived=true", "/account/orders?archived=false",
+            "/account/orders?archived=TRUE", "/account/orders?archived", "/account/orders?archived=",
+            "/account/orders?archived=true&archived=false", "/account/orders?archived=x&archived=true",
+            "/account/orders?ARCHIVED=true", "/account/orders?arch%69ved=true", "/account/orders?archived=tr%75e",
+            "/account/orders?&&archived=true&&", "/account/orders?=true", "/account/orders?archived==true",
+            // Enum and Int in the query, defaults.
+            "/catalog/shoes", "/catalog/shoes?page=2", "/catalog/shoes?sort=rating", "/catalog/shoes?sort=Rating",
+            "/catalog/shoes?sort=", "/catalog/shoes?page=2&sort=newest&extra=1", "/catalog/shoes?sort=price&page=1",
+            "/catalog/shoes?page=x", "/catalog/shoes?page=+1", "/catalog/a+b?sort=rating", "/catalog/a%2Bb",
+            "/catalog/%20?page=3", "/catalog/shoes?page=3&page=x", "/catalog/shoes?sort=newest+",
+            "/catalog/shoes?s%6Frt=rating", "/catalog/shoes?page=%32", "/catalog/shoes?q=a%3Db%26c",
+            "/catalog/shoes?sort=%", "/catalog/shoes?sort=%C3", "/catalog/shoes?x=%00",
+            // UUID.
+            "/deals/e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "/deals/E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+            "/deals/E621E1F8-c36c-495A-93fc-0C247A3E6E5F", "/deals/e621e1f8c36c495a93fc0c247a3e6e5f",
+            "/deals/e621e1f8-c36c-495a-93fc-0c247a3e6e5", "/deals/{e621e1f8-c36c-495a-93fc-0c247a3e6e5f}",
+            "/deals/g621e1f8-c36c-495a-93fc-0c247a3e6e5f", "/deals/00000000-0000-0000-0000-000000000000",
+            "/deals/e621e1f8-c36c-495a-93fc-0c247a3e6e5f/x", "/deals", "/deals/", "/deals/deals",
+            // Other pages.
+            "/login", "/login/register", "/membership", "/welcome", "/welcome/x", "/notifications", "/cart/checkout",
+        ]
+        links.append("/products/" + String(repeating: "a", count: 4096 - "/products/".utf8.count))
+        links.append("/products/" + String(repeating: "a", count: 4097 - "/products/".utf8.count))
+        links.append("/products/" + String(repeating: "é", count: 1000))
+        return links
+    }()
+
+    /// Every page's canonical link under each link form, from arguments the patterns themselves suggest.
+    static func canonicalLinks(_ graph: Graph) -> [String] {
+        var out: [String] = []
+        for route in graph.matcher.routes {
+            let samples = ["x", "A b", "é/ü", "1", "true", "-7", "rating", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", ""]
+            for sample in samples {
+                var path = ""
+                for segment in route.pattern.segments {
+                    switch segment {
+                    case .literal(let text): path += "/" + encode(text)
+                    case .parameter, .catchAll: path += "/" + encode(sample)
+                    }
+                }
+                let query = route.pattern.query.map { encode($0.key) + "=" + encode(sample) }
+                out.append((path.isEmpty ? "/" : path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+            }
+        }
+        var forms: [String] = []
+        let scheme = graph.matcher.policy.schemes.first
+        let host = graph.matcher.policy.canonicalHost
+        for path in out {
+            forms.append(path)
+            if let scheme { forms.append(scheme + "://" + path.dropFirst()) }
+            if let host { forms.append("https://" + host + path) }
+        }
+        return forms
+    }
+
+    /// Links one edit away from each route's canonical link: a segment dropped or added, a typed value swapped for
+    /// another type's, an escape broken.
+    static func mutations(_ graph: Graph) -> [String] {
+        var out: [String] = []
+        let values = ["1", "-1", "true", "false", "red", "xl", "price", "newest", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "%41", "%2F", "+", "%"]
+        for route in graph.matcher.routes {
+            let segments = route.pattern.segments.map { segment -> String in
+                if case .literal(let text) = segment { return encode(text) }
+                return "v"
+            }
+            for index in segments.indices {
+                for value in values {
+                    var changed = segments
+                    changed[index] = value
+                    out.append("/" + changed.joined(separator: "/"))
+                }
+                out.append("/" + segments.prefix(index).joined(separator: "/"))
+            }
+            out.append("/" + (segments + ["extra"]).joined(separator: "/"))
+            for binding in route.pattern.query {
+                for value in values {
+                    out.append("/" + segments.joined(separator: "/") + "?" + encode(binding.key) + "=" + value)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Percent-encodes everything but unreserved characters.
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+}
+
+/// The `swiftc` of the toolchain running the tests, and running what it builds.
+enum SwiftToolchain {
+    /// `$SWIFTC`, else `swiftc` on `PATH`, else the usual toolchain locations.
+    static let swiftc: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let explicit = environment["SWIFTC"] { candidates.append(explicit) }
+        candidates += (environment["PATH"] ?? "").split(separator: ":").map { $0 + "/swiftc" }
+        candidates += ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("notifyctl-codegen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Compiles `sources` (file name → text) into one executable, unoptimized; returns its path.
+    static func compile(_ sources: [String: String], in directory: URL) throws -> String {
+        let names = sources.keys.sorted()
+        for name in names {
+            try Data((sources[name] ?? "").utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let executable = directory.appendingPathComponent("driver").path
+        let compiler = try #require(swiftc)
+        let result = try run(compiler, ["-Onone", "-swift-version", "6", "-o", executable] + names, in: directory)
+        try #require(result.status == 0, "swiftc failed:\n\(result.errors.prefix(4000))")
+        return executable
+    }
+
+    /// Runs `executable` with its output and errors captured in files (no pipe can fill up).
+    static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> Result {
+        let outputURL = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errorsURL = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        try Data().write(to: outputURL)
+        try Data().write(to: errorsURL)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorsURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try output.close()
+        try errors.close()
+        return Result(
+            status: process.terminationStatus,
+            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errorsURL), as: UTF8.self))
+    }
+}
