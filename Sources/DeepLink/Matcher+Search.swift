@@ -6,7 +6,7 @@ extension Matcher {
         let node = table.nodes[Int(index)]
         guard depth < link.segments.count else {
             for i in 0..<Int(node.terminalCount) {
-                let route = table.routeLists[Int(node.terminalStart) + i]
+                let route = table.terminal(node, i)
                 if accepts(route: route, restFrom: -1, link, &trace) { return (route, -1) }
             }
             if node.terminalCount == 0, trace != nil {
@@ -42,7 +42,7 @@ extension Matcher {
             if let found = search(node: node.stringChild, depth: depth + 1, link, &trace) { return found }
         }
         for i in 0..<Int(node.catchAllCount) {
-            let route = table.routeLists[Int(node.catchAllStart) + i]
+            let route = table.catchAll(node, i)
             if accepts(route: route, restFrom: Int32(depth), link, &trace) { return (route, Int32(depth)) }
         }
         return nil
@@ -131,7 +131,8 @@ extension Matcher {
                 ])
         default:
             return Page(
-                id: entry.page, arguments: (start..<start + Int(entry.argumentCount)).map { argument($0, restFrom, link) })
+                id: entry.page,
+                arguments: (start..<start + Int(entry.argumentCount)).map { argument($0, restFrom, link) })
         }
     }
 

@@ -26,8 +26,10 @@ final class RouteTable: @unchecked Sendable {
         var typedStart: Int32 = 0
         var typedCount: Int32 = 0
         var stringChild: Int32 = -1
+        /// The route itself when `terminalCount` is 1, else where the list starts in `routeLists`.
         var terminalStart: Int32 = 0
         var terminalCount: Int32 = 0
+        /// The route itself when `catchAllCount` is 1, else where the list starts in `routeLists`.
         var catchAllStart: Int32 = 0
         var catchAllCount: Int32 = 0
         var literalCount: Int32 = 0
@@ -143,12 +145,13 @@ final class RouteTable: @unchecked Sendable {
             node.typedCount = Int32(typed.count)
             typedEdges += typed
             node.stringChild = draft.stringChild
-            node.terminalStart = Int32(routeLists.count)
+            // A list of one route (the usual case) is stored in the node itself: one memory access less.
             node.terminalCount = Int32(draft.terminals.count)
-            routeLists += draft.terminals
-            node.catchAllStart = Int32(routeLists.count)
+            node.terminalStart = draft.terminals.count == 1 ? draft.terminals[0] : Int32(routeLists.count)
+            if draft.terminals.count > 1 { routeLists += draft.terminals }
             node.catchAllCount = Int32(draft.catchAlls.count)
-            routeLists += draft.catchAlls
+            node.catchAllStart = draft.catchAlls.count == 1 ? draft.catchAlls[0] : Int32(routeLists.count)
+            if draft.catchAlls.count > 1 { routeLists += draft.catchAlls }
             node.literalCount = Int32(draft.literals.count)
             nodes.append(node)
             stats.append(NodeStats(firstRoute: draft.firstRoute, routeCount: draft.routeCount))
@@ -225,6 +228,18 @@ final class RouteTable: @unchecked Sendable {
             }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// The `i`th route whose path ends at `node`.
+    @inline(__always)
+    func terminal(_ node: Node, _ i: Int) -> Int32 {
+        node.terminalCount == 1 ? node.terminalStart : routeLists[Int(node.terminalStart) + i]
+    }
+
+    /// The `i`th route whose catch-all starts at `node`.
+    @inline(__always)
+    func catchAll(_ node: Node, _ i: Int) -> Int32 {
+        node.catchAllCount == 1 ? node.catchAllStart : routeLists[Int(node.catchAllStart) + i]
     }
 
     /// True when `text` converts to `type`.
@@ -304,129 +319,4 @@ func hashSegment(_ bytes: UnsafeBufferPointer<UInt8>, node: Int32) -> UInt64 {
     h ^= h >> 32
     h = h &* 0xBF58_476D_1CE4_E5B9
     return h ^ (h >> 29)
-}
-
-/// The mutable draft of a ``RouteTable``.
-struct RouteTableBuilder {
-    struct DraftNode {
-        var literals: [String: Int32] = [:]
-        var typed: [RouteTable.TypedEdge] = []
-        var stringChild: Int32 = -1
-        var terminals: [Int32] = []
-        var catchAlls: [Int32] = []
-        var firstRoute: Int32 = .max
-        var routeCount: Int32 = 0
-    }
-
-    var nodes: [DraftNode] = [DraftNode()]
-    var routeEntries: [RouteTable.RouteEntry] = []
-    var arguments: [RouteTable.ArgumentEntry] = []
-    var queryKeys: [Span] = []
-    var enumTypes: [ParameterType] = []
-    var enums: [Span] = []
-    var enumCases: [Span] = []
-    var arena: [UInt8] = []
-
-    mutating func insert(_ route: Route, index: Int32) {
-        let declaration = route.declaration
-        var node = 0
-        var path = [0]
-        for segment in route.pattern.segments {
-            switch segment {
-            case .literal(let text):
-                if let child = nodes[node].literals[text] {
-                    node = Int(child)
-                } else {
-                    let child = newNode()
-                    nodes[node].literals[text] = child
-                    node = Int(child)
-                }
-            case .parameter(let name):
-                let type = typeCode(declaration.parameter(name)?.type ?? .string)
-                if type == .string {
-                    if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
-                    node = Int(nodes[node].stringChild)
-                } else if let edge = nodes[node].typed.first(where: { $0.type == type }) {
-                    node = Int(edge.child)
-                } else {
-                    let child = newNode()
-                    nodes[node].typed.append(RouteTable.TypedEdge(type: type, child: child))
-                    node = Int(child)
-                }
-            case .catchAll:
-                continue
-            }
-            path.append(node)
-        }
-        if route.pattern.catchAllName == nil {
-            nodes[node].terminals.append(index)
-        } else {
-            nodes[node].catchAlls.append(index)
-        }
-        for n in path {
-            nodes[n].firstRoute = min(nodes[n].firstRoute, index)
-            nodes[n].routeCount += 1
-        }
-        compileArguments(route)
-    }
-
-    mutating func newNode() -> Int32 {
-        nodes.append(DraftNode())
-        return Int32(nodes.count - 1)
-    }
-
-    mutating func compileArguments(_ route: Route) {
-        routeEntries.append(
-            RouteTable.RouteEntry(
-                argumentStart: Int32(arguments.count), argumentCount: Int32(route.declaration.parameters.count),
-                page: route.page))
-        for parameter in route.declaration.parameters {
-            var source = RouteTable.Argument.Source.unbound
-            var index: Int32 = 0
-            for (depth, segment) in route.pattern.segments.enumerated() {
-                switch segment {
-                case .parameter(parameter.label):
-                    source = .segment
-                    index = Int32(depth)
-                case .catchAll(parameter.label):
-                    source = .rest
-                    index = Int32(depth)
-                default: break
-                }
-            }
-            if let binding = route.pattern.query.first(where: { $0.name == parameter.label }) {
-                source = .query
-                index = Int32(queryKeys.count)
-                queryKeys.append(store(binding.key))
-            }
-            let spec = RouteTable.Argument(
-                source: source, index: index, type: typeCode(parameter.type), hasDefault: parameter.defaultValue != nil)
-            let template = Page.Argument(label: parameter.label, value: parameter.defaultValue ?? .bool(false))
-            arguments.append(RouteTable.ArgumentEntry(spec: spec, template: template))
-        }
-    }
-
-    mutating func store(_ text: String) -> Span {
-        let start = Int32(arena.count)
-        arena += Array(text.utf8)
-        return Span(start: start, end: Int32(arena.count))
-    }
-
-    mutating func typeCode(_ type: ParameterType) -> TypeCode {
-        switch type {
-        case .string: return .string
-        case .int: return TypeCode(kind: .int, enumIndex: -1)
-        case .bool: return TypeCode(kind: .bool, enumIndex: -1)
-        case .uuid: return TypeCode(kind: .uuid, enumIndex: -1)
-        case .enumeration(_, let cases):
-            if let index = enumTypes.firstIndex(of: type) {
-                return TypeCode(kind: .enumeration, enumIndex: Int32(index))
-            }
-            enumTypes.append(type)
-            let start = Int32(enumCases.count)
-            for c in cases { enumCases.append(store(c)) }
-            enums.append(Span(start: start, end: Int32(enumCases.count)))
-            return TypeCode(kind: .enumeration, enumIndex: Int32(enumTypes.count - 1))
-        }
-    }
 }

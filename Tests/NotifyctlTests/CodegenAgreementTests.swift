@@ -32,7 +32,9 @@ struct CodegenAgreementTests {
     func expectAgreement(_ graph: Graph, corpus: [String], minimumMatches: Int) throws {
         let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "test.yaml")).generate()
         let directory = try SwiftToolchain.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        // NOTIFYCTL_KEEP_CODEGEN=1 keeps the generated file, driver and corpus for a look after a failure.
+        let keep = ProcessInfo.processInfo.environment["NOTIFYCTL_KEEP_CODEGEN"] == "1"
+        defer { if !keep { try? FileManager.default.removeItem(at: directory) } }
         let linksFile = directory.appendingPathComponent("links.txt")
         try Data(corpus.map { CodegenCorpus.hex($0) }.joined(separator: "\n").utf8).write(to: linksFile)
         let driver = try SwiftToolchain.compile(

@@ -1,0 +1,105 @@
+// Byte-level helpers of the link scanner: eight bytes at a time where it pays, UTF-8 validation.
+
+/// The index of the first `/` in `base[start..<end]` (or `end`), and whether a `%` comes before it; eight bytes
+/// at a time.
+@inline(__always)
+func segmentEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Bool) {
+    var i = start
+    var escaped = false
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while i + 8 <= end {
+        let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        let s = x ^ (ones &* 0x2F)
+        let slashes = (s &- ones) & ~s & highs
+        let p = x ^ (ones &* 0x25)
+        let percents = (p &- ones) & ~p & highs
+        if slashes != 0 {
+            let at = slashes.trailingZeroBitCount
+            // Only the lowest flagged byte is exact; a percent below it is reliable too.
+            if percents != 0, percents.trailingZeroBitCount < at { escaped = true }
+            return (i + (at >> 3), escaped)
+        }
+        if percents != 0 { escaped = true }
+        i += 8
+    }
+    while i < end {
+        let b = base[i]
+        if b == UInt8(ascii: "/") { break }
+        if b == UInt8(ascii: "%") { escaped = true }
+        i += 1
+    }
+    return (i, escaped)
+}
+
+/// True when one of the eight bytes may be a control character, DEL, `?` or `#` (never false when one is).
+@inline(__always)
+func mayHaveSpecialByte(_ x: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func hasByte(_ c: UInt64) -> UInt64 {
+        let y = x ^ (ones &* c)
+        return (y &- ones) & ~y & highs
+    }
+    let below20 = (x &- ones &* 0x20) & ~x & highs
+    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23)) != 0
+}
+
+/// True when `bytes` are well-formed UTF-8 (no overlongs, surrogates, or code points past U+10FFFF).
+func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = bytes.count
+    while i < n {
+        let b0 = bytes[i]
+        if b0 < 0x80 {
+            i += 1
+            continue
+        }
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default: return false
+        }
+        guard i + length <= n else { return false }
+        let b1 = bytes[i + 1]
+        guard b1 >= low, b1 <= high else { return false }
+        for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return false }
+        i += length
+    }
+    return true
+}
+
+/// True when both buffers hold the same bytes.
+@inline(__always)
+func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+    var i = 0
+    while i + 8 <= a.count {
+        let x = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self)
+        let y = UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self)
+        if x != y { return false }
+        i += 8
+    }
+    while i < a.count {
+        if pa[i] != pb[i] { return false }
+        i += 1
+    }
+    return true
+}

@@ -1,0 +1,124 @@
+/// The mutable draft of a ``RouteTable``.
+struct RouteTableBuilder {
+    struct DraftNode {
+        var literals: [String: Int32] = [:]
+        var typed: [RouteTable.TypedEdge] = []
+        var stringChild: Int32 = -1
+        var terminals: [Int32] = []
+        var catchAlls: [Int32] = []
+        var firstRoute: Int32 = .max
+        var routeCount: Int32 = 0
+    }
+
+    var nodes: [DraftNode] = [DraftNode()]
+    var routeEntries: [RouteTable.RouteEntry] = []
+    var arguments: [RouteTable.ArgumentEntry] = []
+    var queryKeys: [Span] = []
+    var enumTypes: [ParameterType] = []
+    var enums: [Span] = []
+    var enumCases: [Span] = []
+    var arena: [UInt8] = []
+
+    mutating func insert(_ route: Route, index: Int32) {
+        let declaration = route.declaration
+        var node = 0
+        var path = [0]
+        for segment in route.pattern.segments {
+            switch segment {
+            case .literal(let text):
+                if let child = nodes[node].literals[text] {
+                    node = Int(child)
+                } else {
+                    let child = newNode()
+                    nodes[node].literals[text] = child
+                    node = Int(child)
+                }
+            case .parameter(let name):
+                let type = typeCode(declaration.parameter(name)?.type ?? .string)
+                if type == .string {
+                    if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
+                    node = Int(nodes[node].stringChild)
+                } else if let edge = nodes[node].typed.first(where: { $0.type == type }) {
+                    node = Int(edge.child)
+                } else {
+                    let child = newNode()
+                    nodes[node].typed.append(RouteTable.TypedEdge(type: type, child: child))
+                    node = Int(child)
+                }
+            case .catchAll:
+                continue
+            }
+            path.append(node)
+        }
+        if route.pattern.catchAllName == nil {
+            nodes[node].terminals.append(index)
+        } else {
+            nodes[node].catchAlls.append(index)
+        }
+        for n in path {
+            nodes[n].firstRoute = min(nodes[n].firstRoute, index)
+            nodes[n].routeCount += 1
+        }
+        compileArguments(route)
+    }
+
+    mutating func newNode() -> Int32 {
+        nodes.append(DraftNode())
+        return Int32(nodes.count - 1)
+    }
+
+    mutating func compileArguments(_ route: Route) {
+        routeEntries.append(
+            RouteTable.RouteEntry(
+                argumentStart: Int32(arguments.count), argumentCount: Int32(route.declaration.parameters.count),
+                page: route.page))
+        for parameter in route.declaration.parameters {
+            var source = RouteTable.Argument.Source.unbound
+            var index: Int32 = 0
+            for (depth, segment) in route.pattern.segments.enumerated() {
+                switch segment {
+                case .parameter(parameter.label):
+                    source = .segment
+                    index = Int32(depth)
+                case .catchAll(parameter.label):
+                    source = .rest
+                    index = Int32(depth)
+                default: break
+                }
+            }
+            if let binding = route.pattern.query.first(where: { $0.name == parameter.label }) {
+                source = .query
+                index = Int32(queryKeys.count)
+                queryKeys.append(store(binding.key))
+            }
+            let spec = RouteTable.Argument(
+                source: source, index: index, type: typeCode(parameter.type), hasDefault: parameter.defaultValue != nil)
+            let template = Page.Argument(label: parameter.label, value: parameter.defaultValue ?? .bool(false))
+            arguments.append(RouteTable.ArgumentEntry(spec: spec, template: template))
+        }
+    }
+
+    mutating func store(_ text: String) -> Span {
+        let start = Int32(arena.count)
+        arena += Array(text.utf8)
+        return Span(start: start, end: Int32(arena.count))
+    }
+
+    mutating func typeCode(_ type: ParameterType) -> TypeCode {
+        switch type {
+        case .string: return .string
+        case .int: return TypeCode(kind: .int, enumIndex: -1)
+        case .bool: return TypeCode(kind: .bool, enumIndex: -1)
+        case .uuid: return TypeCode(kind: .uuid, enumIndex: -1)
+        case .enumeration(_, let cases):
+            if let index = enumTypes.firstIndex(of: type) {
+                return TypeCode(kind: .enumeration, enumIndex: Int32(index))
+            }
+            enumTypes.append(type)
+            let start = Int32(enumCases.count)
+            for c in cases { enumCases.append(store(c)) }
+            enums.append(Span(start: start, end: Int32(enumCases.count)))
+            return TypeCode(kind: .enumeration, enumIndex: Int32(enumTypes.count - 1))
+        }
+    }
+}
