@@ -58,6 +58,25 @@ run: build
 	@echo "notifyd on $(SOCKET) — try: .build/debug/notifyctl --socket $(SOCKET) send examples/payloads/apns-offer.json"
 	.build/debug/notifyd --config $(CONFIG) --socket $(SOCKET) --state-dir $(STATE_DIR) --log-target console
 
+# Static binaries, units, catalog, sysusers entry, example config (kept if present), man pages.
+UNIT_DIR ?= /etc/systemd/system
+install: release
+	install -D -m 755 .build/release/notifyd $(DESTDIR)$(PREFIX)/bin/notifyd
+	install -D -m 755 .build/release/notifyctl $(DESTDIR)$(PREFIX)/bin/notifyctl
+	install -D -m 644 systemd/notifyd.socket $(DESTDIR)$(UNIT_DIR)/notifyd.socket
+	install -D -m 644 systemd/notifyd.service $(DESTDIR)$(UNIT_DIR)/notifyd.service
+	install -D -m 644 systemd/notifyd.catalog $(DESTDIR)/usr/lib/systemd/catalog/notifyd.catalog
+	install -D -m 644 systemd/notifyd.sysusers $(DESTDIR)/usr/lib/sysusers.d/notifyd.conf
+	[ -e $(DESTDIR)/etc/notifyd/notifyd.yaml ] || install -D -m 644 config/shop.yaml $(DESTDIR)/etc/notifyd/notifyd.yaml
+	for page in man/*.[0-9]; do [ -e "$$page" ] || continue; \
+	    section=$${page##*.}; install -D -m 644 "$$page" $(DESTDIR)$(PREFIX)/share/man/man$$section/$$(basename $$page); done
+	install -D -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/notifyd/README.md
+	if [ -z "$(DESTDIR)" ]; then \
+	    systemd-sysusers /usr/lib/sysusers.d/notifyd.conf; \
+	    journalctl --update-catalog || true; \
+	    systemctl daemon-reload 2>/dev/null || true; \
+	fi
+
 lint:
 	$(SWIFT) format lint --recursive Sources Tests Benchmarks
 

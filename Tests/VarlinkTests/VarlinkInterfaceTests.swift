@@ -16,7 +16,7 @@ import Testing
         #expect(
             interface.errors.map(\.name) == [
                 "InvalidPayload", "NoRoute", "UnknownPage", "UnknownDevice", "DecisionNotFound", "PayloadTooLarge",
-                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented",
+                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented", "StateNotSaved",
             ])
         #expect(interface.text == RouterInterface.idl)
     }

@@ -4,11 +4,9 @@ import JSON
 import Varlink
 
 extension VarlinkError {
-    /// The state of the decision could not be committed; nothing was changed.
+    /// The batch's commit failed: the decision was not applied.
     static var stateNotSaved: VarlinkError {
-        VarlinkError(
-            RouterInterface.method("StateNotSaved"),
-            parameters: ["reason": "the state store could not commit; the decision was not applied, try again"])
+        .stateNotSaved(reason: "the state store could not commit; the decision was not applied, try again")
     }
 }
 

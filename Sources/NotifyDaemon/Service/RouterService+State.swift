@@ -33,7 +33,7 @@ extension RouterService {
             do {
                 if let decision = try store.decision(id: id) { return ["decision": decision] }
             } catch {
-                throw VarlinkError.stateNotSaved
+                throw VarlinkError.stateNotSaved(reason: "the decision history could not be read: \(error)")
             }
         }
         throw VarlinkError.decisionNotFound(id: id)
@@ -45,7 +45,7 @@ extension RouterService {
             do {
                 return ["decisions": .array(try store.decisions(device: device, limit: limit))]
             } catch {
-                throw VarlinkError.stateNotSaved
+                throw VarlinkError.stateNotSaved(reason: "the decision history could not be read: \(error)")
             }
         }
         let matching = recent.newestFirst().lazy.filter { device == nil || $0["device"]?.stringValue == device }

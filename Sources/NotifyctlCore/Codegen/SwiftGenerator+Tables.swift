@@ -35,8 +35,12 @@ extension SwiftGenerator {
             }
             out += "        ]\n"
         }
-        out += "        static let pages: [PageInfo] = ["
-        out += pages.isEmpty ? "]\n" : "\n"
+        out += "        static let pages = makePages()\n"
+        out += "        static let routes = makeRoutes()\n\n"
+        out += "        /// Every page in declaration order: its id, labels, parameter types and defaults.\n"
+        out += "        static func makePages() -> [PageInfo] {\n"
+        out += "            var pages: [PageInfo] = []\n"
+        out += "            pages.reserveCapacity(\(pages.count))\n"
         for (index, page) in pages.enumerated() {
             let parameters = page.declaration.parameters
             let labels = stringArray(parameters.map(\.label))
@@ -44,15 +48,18 @@ extension SwiftGenerator {
             let defaults = "[" + parameters.map { defaultValue($0.defaultValue) }.joined(separator: ", ") + "]"
             out += "            // \(index): \(page.id.coordinator).\(page.declaration)\n"
             out += call(
-                "PageInfo",
+                "pages.append(PageInfo",
                 [
                     "id: \(SwiftNames.stringLiteral(page.id.description))", "labels: \(labels)", "kinds: \(kinds)",
                     "defaults: \(defaults)",
-                ], indent: 12)
+                ], close: "))", indent: 12)
         }
-        if !pages.isEmpty { out += "        ]\n" }
-        out += "        static let routes: [Route] = ["
-        out += graph.matcher.routes.isEmpty ? "]\n" : "\n"
+        out += "            return pages\n        }\n\n"
+        out += "        /// Every pattern in declaration order (the order notifyd breaks ties in): its page's index, its path\n"
+        out += "        /// segments (parameters by their index in the page's labels) and its query bindings.\n"
+        out += "        static func makeRoutes() -> [Route] {\n"
+        out += "            var routes: [Route] = []\n"
+        out += "            routes.reserveCapacity(\(graph.matcher.routes.count))\n"
         for route in graph.matcher.routes {
             guard let page = pageIndex[route.page] else { continue }
             let labels = route.declaration.parameters.map(\.label)
@@ -68,11 +75,11 @@ extension SwiftGenerator {
             }
             out += "            // \(route.page): \(SwiftNames.comment(route.pattern.text))\n"
             out += call(
-                "Route",
+                "routes.append(Route",
                 ["page: \(page)", "path: [\(path.joined(separator: ", "))]", "query: [\(query.joined(separator: ", "))]"],
-                indent: 12)
+                close: "))", indent: 12)
         }
-        if !graph.matcher.routes.isEmpty { out += "        ]\n" }
+        out += "            return routes\n        }\n"
         out += """
                 }
             }
@@ -81,16 +88,16 @@ extension SwiftGenerator {
         return out
     }
 
-    /// `Name(a, b, c),` on one line when it fits in 120 columns, else `Name(` and the arguments packed on the
-    /// lines below, indented four more.
-    func call(_ name: String, _ arguments: [String], indent: Int) -> String {
+    /// `head(a, b, c` and `close` on one line when it fits in 120 columns, else `head(` and the arguments packed
+    /// on the lines below, indented four more.
+    func call(_ head: String, _ arguments: [String], close: String, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
-        let single = pad + name + "(" + arguments.joined(separator: ", ") + "),"
+        let single = pad + head + "(" + arguments.joined(separator: ", ") + close
         guard single.count > 120 else { return single + "\n" }
-        var out = pad + name + "(\n"
+        var out = pad + head + "(\n"
         var line = ""
         for (index, argument) in arguments.enumerated() {
-            let piece = argument + (index == arguments.count - 1 ? ")," : ",")
+            let piece = argument + (index == arguments.count - 1 ? close : ",")
             if !line.isEmpty, indent + 4 + line.count + 1 + piece.count > 120 {
                 out += wrap(line, indent: indent + 4)
                 line = ""

@@ -55,4 +55,9 @@ extension VarlinkError {
     public static func notPresented(coordinator: String) -> VarlinkError {
         router("NotPresented", ["coordinator": .string(coordinator)])
     }
+
+    /// `StateNotSaved(reason)`: the request's state change could not be committed; nothing was applied.
+    public static func stateNotSaved(reason: String) -> VarlinkError {
+        VarlinkError(RouterInterface.method("StateNotSaved"), parameters: ["reason": .string(reason)])
+    }
 }

@@ -183,6 +183,10 @@ public enum RouterInterface {
         # FlowFinished named a coordinator that is not presented on the device.
         error NotPresented (coordinator: string)
 
+        # The state change of the request could not be saved; nothing was applied.
+        # Retry; GetStats counts store failures and the journal says why.
+        error StateNotSaved (reason: string)
+
         """#
 
     /// The parsed interface.

@@ -1,0 +1,445 @@
+import Foundation
+import Synchronization
+
+/// `notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
+/// [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
+/// drives a running daemon (or the C floor) over its Unix socket with N connections, each keeping up to D
+/// requests in flight, and prints requests/s, client-side latency percentiles (send to reply), errors, and the
+/// server's CPU time and peak RSS read from /proc. Every reply is checked: with `--check page` (the default) it
+/// must be a decision for the page the request leads to; with `--check frame` (the floor) any reply that is not
+/// a varlink error counts.
+func runDaemonBenchmark(_ arguments: [String]) {
+    guard let options = DaemonBenchmarkOptions(arguments) else {
+        print(
+            """
+            usage: notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
+                   [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]
+            """)
+        exit(2)
+    }
+    let progress = DaemonBenchmarkProgress()
+    let pid = options.pid ?? peerPID(of: options.socket)
+    let before = pid.flatMap(processCPUSeconds)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let perConnection = options.requests.map { total in
+        (0..<options.connections).map { total / options.connections + ($0 < total % options.connections ? 1 : 0) }
+    }
+    let deadline = options.seconds.map { start + UInt64($0 * 1e9) }
+    let results = (0..<options.connections).map { _ in DaemonConnectionResult() }
+    let finished = DispatchSemaphore(value: 0)
+    for c in 0..<options.connections {
+        let result = results[c]
+        let quota = perConnection?[c]
+        let thread = Thread {
+            runConnection(
+                options: options, index: c, quota: quota, deadline: deadline, progress: progress, result: result)
+            finished.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    let tty = isatty(STDOUT_FILENO) != 0 && !options.json
+    var waited = 0
+    while waited < options.connections {
+        if finished.wait(timeout: .now() + .milliseconds(500)) == .success {
+            waited += 1
+            continue
+        }
+        if tty {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let done = progress.replies.load(ordering: .relaxed)
+            let errors = progress.errors.load(ordering: .relaxed)
+            print(
+                String(
+                    format: "\r%6.1f s  %10d replies  %10.0f /s  %d errors", elapsed, done, Double(done) / elapsed,
+                    errors),
+                terminator: "")
+            fflush(stdout)
+        }
+    }
+    if tty { print("\r" + String(repeating: " ", count: 70) + "\r", terminator: "") }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let after = pid.flatMap(processCPUSeconds)
+    let peak = pid.flatMap(peakResidentBytes)
+
+    var latencies: [UInt64] = []
+    latencies.reserveCapacity(results.reduce(0) { $0 + $1.latencies.count })
+    for r in results { latencies.append(contentsOf: r.latencies) }
+    latencies.sort()
+    let replies = latencies.count
+    let errors = results.reduce(0) { $0 + $1.errors }
+    let sent = results.reduce(0) { $0 + $1.sent }
+    let failures = results.compactMap(\.failure)
+    var errorNames: [String: Int] = [:]
+    for r in results { for (k, v) in r.errorNames { errorNames[k, default: 0] += v } }
+    func percentile(_ p: Double) -> Double {
+        guard !latencies.isEmpty else { return 0 }
+        let rank = min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)
+        return Double(latencies[max(0, rank)]) / 1000
+    }
+    let cpu = (before != nil && after != nil) ? after! - before! : nil
+    let figures = DaemonBenchmarkFigures(
+        connections: options.connections, depth: options.depth, mix: options.mix.map(\.rawValue).joined(separator: ","),
+        sent: sent, replies: replies, errors: errors + failures.count, seconds: elapsed,
+        requestsPerSecond: Double(replies) / elapsed, p50: percentile(0.50), p90: percentile(0.90),
+        p99: percentile(0.99), max: latencies.last.map { Double($0) / 1000 } ?? 0,
+        serverCPUSeconds: cpu, serverPeakRSS: peak)
+    if options.json {
+        print(figures.json)
+    } else {
+        figures.printTable()
+        for (name, count) in errorNames.sorted(by: { $0.key < $1.key }) { print("  error \(name): \(count)") }
+        for f in Set(failures).sorted() { print("  connection failed: \(f)") }
+    }
+    if errors + failures.count > 0 || replies != sent { exit(1) }
+}
+
+/// The kinds of request the load mixes.
+enum DaemonRequestKind: String, CaseIterable {
+    /// A dry-run Route of an APNs payload whose custom key links to `cart.offer`.
+    case dryAPNs = "dry-apns"
+    /// A dry-run Route of an FCM HTTP v1 payload that links to the gated `cart.checkout`.
+    case dryFCM = "dry-fcm"
+    /// A Route of the APNs payload for one of `--devices` devices: its state is read, changed and stored.
+    case stateful
+    /// A dry-run Resolve of a universal link to `catalog.product`.
+    case resolve
+
+    /// The frame, NUL included; `device` is used by `stateful` only.
+    func frame(device: Int) -> [UInt8] {
+        switch self {
+        case .dryAPNs: return Array(Self.apnsFrame.utf8) + [0]
+        case .dryFCM: return Array(Self.fcmFrame.utf8) + [0]
+        case .resolve: return Array(Self.resolveFrame.utf8) + [0]
+        case .stateful:
+            return Array(
+                #"{"method":"io.notifyd.Router.Route","parameters":{"device":"bench-\#(device)","payload":"#.utf8)
+                + Array(Self.apnsPayload.utf8) + Array("}}".utf8) + [0]
+        }
+    }
+
+    /// What a correct reply contains: the decision's page.
+    var expected: [UInt8] {
+        switch self {
+        case .dryAPNs, .stateful: return Array(#""page":{"id":"cart.offer""#.utf8)
+        case .dryFCM: return Array(#""page":{"id":"cart.checkout""#.utf8)
+        case .resolve: return Array(#""page":{"id":"catalog.product""#.utf8)
+        }
+    }
+
+    // The payloads of examples/payloads, compacted.
+    private static let apnsPayload =
+        #"{"aps":{"alert":{"title":"Summer sale","subtitle":"Today only","body":"30% off everything in the summer "#
+        + #"collection."},"badge":1,"sound":"default","thread-id":"offers","mutable-content":1,"#
+        + #""interruption-level":"time-sensitive","relevance-score":0.8},"deeplink":"shop://offers/SUMMER","#
+        + #""campaign":"summer-2025"}"#
+    private static let apnsFrame =
+        #"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true,"payload":"# + apnsPayload + "}}"
+    private static let fcmFrame =
+        #"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true,"payload":{"message":{"#
+        + #""token":"bk3RNwTe3H0:CI2k_HHwgIpoDKCIZvvDMExUdFQ3P1","notification":{"title":"Your cart is waiting","#
+        + #""body":"Finish checking out before the prices change."},"data":{"deeplink":"shop://cart/checkout","#
+        + #""cartId":"c-20931"},"android":{"priority":"high","ttl":"3600s","notification":{"channel_id":"cart","#
+        + #""click_action":"CART_REMINDER"}},"webpush":{"headers":{"Urgency":"high"},"fcm_options":{"#
+        + #""link":"https://shop.example.com/cart/checkout"}},"apns":{"headers":{"apns-priority":"10"},"payload":{"#
+        + #""aps":{"category":"CART_REMINDER","sound":"default"},"deeplink":"shop://cart/checkout"}}}}}}"#
+    private static let resolveFrame =
+        #"{"method":"io.notifyd.Router.Resolve","parameters":{"dryRun":true,"#
+        + #""link":"https://shop.example.com/products/trail-runner-2"}}"#
+}
+
+struct DaemonBenchmarkOptions: Sendable {
+    var socket = ""
+    var connections = 4
+    var depth = 64
+    var requests: Int? = nil
+    var seconds: Double? = nil
+    var mix: [DaemonRequestKind] = [.dryAPNs]
+    var devices = 10_000
+    var checkPage = true
+    var pid: Int32? = nil
+    var json = false
+
+    init?(_ arguments: [String]) {
+        var i = 0
+        while i < arguments.count {
+            let value = i + 1 < arguments.count ? arguments[i + 1] : nil
+            switch (arguments[i], value) {
+            case ("--json", _):
+                json = true
+                i += 1
+                continue
+            case ("--socket", let v?): socket = v
+            case ("--connections", let v?): guard let n = Int(v), n > 0 else { return nil }; connections = n
+            case ("--depth", let v?): guard let n = Int(v), n > 0 else { return nil }; depth = n
+            case ("--requests", let v?): guard let n = Int(v), n > 0 else { return nil }; requests = n
+            case ("--seconds", let v?): guard let s = Double(v), s > 0 else { return nil }; seconds = s
+            case ("--devices", let v?): guard let n = Int(v), n > 0 else { return nil }; devices = n
+            case ("--pid", let v?): guard let n = Int32(v) else { return nil }; pid = n
+            case ("--check", let v?):
+                guard v == "page" || v == "frame" else { return nil }
+                checkPage = v == "page"
+            case ("--mix", let v?):
+                let kinds = v.split(separator: ",").map { DaemonRequestKind(rawValue: String($0)) }
+                guard !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else { return nil }
+                mix = kinds.compactMap { $0 }
+            default: return nil
+            }
+            i += 2
+        }
+        if socket.isEmpty { return nil }
+        if requests == nil && seconds == nil { requests = 100_000 }
+    }
+}
+
+/// Counters the progress line reads while the connections run.
+final class DaemonBenchmarkProgress: Sendable {
+    let replies = Atomic<Int>(0)
+    let errors = Atomic<Int>(0)
+}
+
+/// What one connection measured; written by its thread only, read after it signalled that it finished.
+final class DaemonConnectionResult: @unchecked Sendable {
+    var latencies: [UInt64] = []
+    var sent = 0
+    var errors = 0
+    var errorNames: [String: Int] = [:]
+    var failure: String?
+}
+
+/// One connection: keeps up to `depth` requests written and not yet answered; replies come back in order.
+private func runConnection(
+    options: DaemonBenchmarkOptions, index: Int, quota: Int?, deadline: UInt64?,
+    progress: DaemonBenchmarkProgress, result: DaemonConnectionResult
+) {
+    let fd = connectUnix(options.socket)
+    guard fd >= 0 else {
+        result.failure = "connect \(options.socket): \(String(cString: strerror(errno)))"
+        return
+    }
+    defer { close(fd) }
+    let mix = options.mix
+    let fixedFrames = mix.map { $0.frame(device: 0) }
+    let expected = mix.map(\.expected)
+    // Stateful frames differ only by device; build them once per device this connection uses.
+    var deviceFrames: [Int: [UInt8]] = [:]
+    var sendTimes = [UInt64](repeating: 0, count: options.depth)
+    var kinds = [Int](repeating: 0, count: options.depth)
+    var head = 0  // oldest request not yet answered
+    var inFlight = 0
+    var sequence = index  // request numbers interleave across connections: index, index + N, …
+    var out: [UInt8] = []
+    var input = [UInt8](repeating: 0, count: 1 << 16)
+    var pending: [UInt8] = []  // a partial frame carried to the next read
+    result.latencies.reserveCapacity(quota ?? 1 << 20)
+    var stopSending = false
+    while true {
+        // Fill the pipeline.
+        out.removeAll(keepingCapacity: true)
+        while !stopSending && inFlight < options.depth {
+            if let quota, result.sent >= quota {
+                stopSending = true
+                break
+            }
+            if let deadline, DispatchTime.now().uptimeNanoseconds >= deadline {
+                stopSending = true
+                break
+            }
+            let k = sequence % mix.count
+            if mix[k] == .stateful {
+                let device = (sequence / mix.count) % options.devices
+                if let frame = deviceFrames[device] {
+                    out.append(contentsOf: frame)
+                } else {
+                    let frame = mix[k].frame(device: device)
+                    if options.devices <= 100_000 { deviceFrames[device] = frame }
+                    out.append(contentsOf: frame)
+                }
+            } else {
+                out.append(contentsOf: fixedFrames[k])
+            }
+            let slot = (head + inFlight) % options.depth
+            sendTimes[slot] = DispatchTime.now().uptimeNanoseconds
+            kinds[slot] = k
+            inFlight += 1
+            result.sent += 1
+            sequence += options.connections
+        }
+        if !out.isEmpty && !writeAll(fd, out) {
+            result.failure = "write: \(String(cString: strerror(errno)))"
+            return
+        }
+        if inFlight == 0 { return }
+        // Read at least one reply.
+        let n = input.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 {
+            result.failure = n == 0 ? "server closed the connection" : "read: \(String(cString: strerror(errno)))"
+            return
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var frameStart = 0
+        for i in 0..<n where input[i] == 0 {
+            let k = kinds[head]
+            let ok: Bool
+            if pending.isEmpty {
+                ok = input.withUnsafeBufferPointer {
+                    checkReply(UnsafeBufferPointer(rebasing: $0[frameStart..<i]), expected[k], options.checkPage)
+                }
+            } else {
+                pending.append(contentsOf: input[frameStart..<i])
+                ok = pending.withUnsafeBufferPointer { checkReply($0, expected[k], options.checkPage) }
+            }
+            if !ok {
+                result.errors += 1
+                progress.errors.add(1, ordering: .relaxed)
+                let frame = pending.isEmpty ? Array(input[frameStart..<i]) : pending
+                result.errorNames[errorName(frame), default: 0] += 1
+            }
+            pending.removeAll(keepingCapacity: true)
+            result.latencies.append(now - sendTimes[head])
+            head = (head + 1) % options.depth
+            inFlight -= 1
+            frameStart = i + 1
+            progress.replies.add(1, ordering: .relaxed)
+        }
+        if frameStart < n { pending.append(contentsOf: input[frameStart..<n]) }
+    }
+}
+
+/// Whether a reply frame is correct: a decision for the expected page, or (checking frames only) not an error.
+private func checkReply(_ frame: UnsafeBufferPointer<UInt8>, _ expected: [UInt8], _ checkPage: Bool) -> Bool {
+    let isError = frame.count >= 9 && frame.starts(with: #"{"error":"#.utf8)
+    if isError || frame.isEmpty { return false }
+    if !checkPage { return true }
+    return expected.withUnsafeBufferPointer { e in
+        memmem(frame.baseAddress, frame.count, e.baseAddress, e.count) != nil
+    }
+}
+
+/// The varlink error of a failed reply, or a short description of what came instead.
+private func errorName(_ frame: [UInt8]) -> String {
+    let text = String(decoding: frame.prefix(300), as: UTF8.self)
+    if let range = text.range(of: #""error":""#) {
+        let rest = text[range.upperBound...]
+        return String(rest.prefix { $0 != "\"" })
+    }
+    return "unexpected reply: " + String(text.prefix(120))
+}
+
+private func connectUnix(_ path: String) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return -1 }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        close(fd)
+        errno = ENAMETOOLONG
+        return -1
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (i, b) in bytes.enumerated() { buffer[i] = b }
+    }
+    let status = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    if status != 0 {
+        close(fd)
+        return -1
+    }
+    return fd
+}
+
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+        var done = 0
+        while done < buffer.count {
+            let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+}
+
+/// The pid of the process serving the socket, from SO_PEERCRED of a connection to it.
+private func peerPID(of path: String) -> Int32? {
+    let fd = connectUnix(path)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var credentials = ucred()
+    var size = socklen_t(MemoryLayout<ucred>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
+    return credentials.pid
+}
+
+/// utime + stime of a process in seconds, from /proc/PID/stat.
+private func processCPUSeconds(_ pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return nil }
+    // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// The peak resident set (VmHWM) of a process in bytes, from /proc/PID/status.
+private func peakResidentBytes(_ pid: Int32) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kilobytes = line.dropFirst(6).split(separator: " ").first.flatMap { Int($0) }
+        return kilobytes.map { $0 * 1024 }
+    }
+    return nil
+}
+
+/// The figures of one run.
+struct DaemonBenchmarkFigures {
+    let connections: Int
+    let depth: Int
+    let mix: String
+    let sent: Int
+    let replies: Int
+    let errors: Int
+    let seconds: Double
+    let requestsPerSecond: Double
+    /// Latency percentiles in microseconds.
+    let p50: Double
+    let p90: Double
+    let p99: Double
+    let max: Double
+    let serverCPUSeconds: Double?
+    let serverPeakRSS: Int?
+
+    func printTable() {
+        print("daemon: \(connections) connections × depth \(depth), mix \(mix)")
+        print(
+            "   replies   errors   seconds     req/s   p50 µs   p90 µs   p99 µs   max µs   server cpu s  peak RSS MiB")
+        print(
+            String(
+                format: "%10d %8d %9.2f %9.0f %8.1f %8.1f %8.1f %8.1f %14@ %13@", replies, errors, seconds,
+                requestsPerSecond, p50, p90, p99, max,
+                serverCPUSeconds.map { String(format: "%.2f", $0) } ?? "-",
+                serverPeakRSS.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-"))
+        if let cpu = serverCPUSeconds, cpu > 0 {
+            print(
+                String(
+                    format: "server: %.0f µs CPU per request, %.0f%% of one core",
+                    cpu * 1e6 / Double(Swift.max(1, replies)), cpu / seconds * 100))
+        }
+    }
+
+    var json: String {
+        let cpu = serverCPUSeconds.map { String(format: "%.4f", $0) } ?? "null"
+        let rss = serverPeakRSS.map(String.init) ?? "null"
+        return #"{"connections":\#(connections),"depth":\#(depth),"mix":"\#(mix)","sent":\#(sent),"#
+            + #""replies":\#(replies),"errors":\#(errors),"seconds":\#(seconds),"#
+            + #""requestsPerSecond":\#(requestsPerSecond),"p50":\#(p50),"p90":\#(p90),"p99":\#(p99),"max":\#(max),"#
+            + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss)}"#
+    }
+}

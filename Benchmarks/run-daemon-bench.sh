@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# notifyd against the floor: a minimal C server with the same transport and framing.
+#
+# Builds release notifyd and notifyd-bench and the floor (cc -O2), starts the floor and notifyd (shop.yaml,
+# state on a temporary directory), runs the same client against each, alternating, ROUNDS times, and prints
+# the medians and the ratios notifyd / floor. Bounded: about 15 s a round. Loopback Unix sockets only.
+#
+# Usage: Benchmarks/run-daemon-bench.sh
+# Environment: ROUNDS (3), SECONDS_PER_RUN (3), SCRATCH (.build: the swift build scratch path),
+#              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROUNDS="${ROUNDS:-3}"
+RUN_SECONDS="${SECONDS_PER_RUN:-3}"
+SCRATCH="${SCRATCH:-$ROOT/.build}"
+CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
+WORK="$(mktemp -d /tmp/notifyd-bench.XXXXXX)"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [[ -z "${BIN_DIR:-}" ]]; then
+    echo "building release notifyd and notifyd-bench…" >&2
+    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd >&2)
+    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd-bench >&2)
+    BIN_DIR="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
+fi
+cc -O2 -o "$WORK/echo-server" "$ROOT/Benchmarks/floor/echo-server.c"
+BENCH="$BIN_DIR/notifyd-bench"
+
+# Starts a server, waits until its socket accepts, prints "PID MILLISECONDS-TO-READY".
+start_server() {
+    local socket="$1" log="$2"
+    shift 2
+    python3 - "$socket" "$log" "$@" <<'EOF'
+import os, socket, subprocess, sys, time
+path, log, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+start = time.monotonic()
+with open(log, "a") as out:
+    process = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
+while True:
+    if process.poll() is not None:
+        sys.exit(f"{args[0]} exited with {process.returncode}; see {log}")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+        break
+    except OSError:
+        time.sleep(0.0005)
+    finally:
+        s.close()
+print(process.pid, round((time.monotonic() - start) * 1000, 1))
+EOF
+}
+
+read -r FLOOR_PID FLOOR_READY < <(start_server "$WORK/floor.sock" "$WORK/floor.log" "$WORK/echo-server" "$WORK/floor.sock")
+PIDS+=("$FLOOR_PID")
+mkdir -p "$WORK/state"
+read -r DAEMON_PID DAEMON_READY < <(start_server "$WORK/notifyd.sock" "$WORK/notifyd.log" \
+    "$BIN_DIR/notifyd" --config "$CONFIG" --socket "$WORK/notifyd.sock" --state-dir "$WORK/state" \
+    --log-target console)
+PIDS+=("$DAEMON_PID")
+DAEMON_RSS_READY=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
+
+# One run: NAME SOCKET PID ARGUMENTS…; appends its JSON figures to results.
+run() {
+    local name="$1" socket="$2" pid="$3"
+    shift 3
+    local line
+    if ! line=$("$BENCH" daemon --socket "$socket" --pid "$pid" --json "$@"); then
+        echo "run $name failed: $line" >&2
+        exit 1
+    fi
+    echo "$name $line" >>"$WORK/results"
+    echo "  $name: $line" >&2
+}
+
+for round in $(seq 1 "$ROUNDS"); do
+    echo "round $round/$ROUNDS" >&2
+    run floor-rtt "$WORK/floor.sock" "$FLOOR_PID" --connections 1 --depth 1 --seconds 1 --check frame
+    run notifyd-rtt "$WORK/notifyd.sock" "$DAEMON_PID" --connections 1 --depth 1 --seconds 1 --mix dry-apns
+    run floor-pipelined "$WORK/floor.sock" "$FLOOR_PID" --connections 4 --depth 64 --seconds "$RUN_SECONDS" \
+        --check frame
+    run notifyd-dry "$WORK/notifyd.sock" "$DAEMON_PID" --connections 4 --depth 64 --seconds "$RUN_SECONDS" \
+        --mix dry-apns,dry-fcm
+    run notifyd-stateful "$WORK/notifyd.sock" "$DAEMON_PID" --connections 4 --depth 64 \
+        --seconds "$RUN_SECONDS" --mix stateful --devices 10000
+    run notifyd-mixed "$WORK/notifyd.sock" "$DAEMON_PID" --connections 4 --depth 64 --seconds "$RUN_SECONDS" \
+        --mix dry-apns,dry-fcm,stateful,resolve
+done
+DAEMON_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
+FLOOR_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FLOOR_PID/status")
+
+python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" <<'EOF'
+import json, statistics, sys
+results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak = sys.argv[1:]
+runs = {}
+for line in open(results):
+    name, text = line.split(" ", 1)
+    runs.setdefault(name, []).append(json.loads(text))
+def med(name, key):
+    values = [r[key] for r in runs[name] if r.get(key) is not None]
+    return statistics.median(values) if values else float("nan")
+def cpu_per_request(name):
+    return statistics.median(r["serverCPUSeconds"] * 1e6 / max(1, r["replies"]) for r in runs[name])
+print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores)\n")
+print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}{'errors':>8}")
+for name in runs:
+    errors = sum(r["errors"] for r in runs[name])
+    print(f"{name:<18}{med(name, 'requestsPerSecond'):>10.0f}{med(name, 'p50'):>9.1f}{med(name, 'p90'):>9.1f}"
+          f"{med(name, 'p99'):>9.1f}{med(name, 'max'):>10.1f}{cpu_per_request(name):>16.1f}{errors:>8}")
+rtt = med("notifyd-rtt", "p50") / med("floor-rtt", "p50")
+tput = med("notifyd-dry", "requestsPerSecond") / med("floor-pipelined", "requestsPerSecond")
+stateful = med("notifyd-stateful", "requestsPerSecond")
+def verdict(ok):
+    return "ok" if ok else "MISSED"
+print()
+print(f"round trip p50, 1 connection, depth 1:  notifyd / floor = {rtt:5.2f}×   (target ≤ 1.3×)  {verdict(rtt <= 1.3)}")
+print(f"dry-run throughput, 4 × 64 in flight:   notifyd / floor = {tput * 100:5.1f}%   (target ≥ 10%, aim 20%)  "
+      f"{verdict(tput >= 0.10)}")
+print(f"stateful durable decisions/s, 4 × 64:   {stateful:8.0f}/s          (target ≥ 50,000/s)  {verdict(stateful >= 50000)}")
+print(f"time to READY (socket accepting):       notifyd {float(daemon_ready):.1f} ms, floor {float(floor_ready):.1f} ms")
+print(f"notifyd RSS with {'shop.yaml'}:            {int(rss_ready) / 1048576:.1f} MiB at READY, "
+      f"{int(daemon_peak) / 1048576:.1f} MiB peak; floor peak {int(floor_peak) / 1048576:.1f} MiB")
+EOF

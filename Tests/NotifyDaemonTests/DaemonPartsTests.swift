@@ -1,0 +1,96 @@
+import JSON
+import Testing
+
+@testable import NotifyDaemon
+
+@Suite struct SettingsTests {
+    @Test func parsesEveryOptionAndReadsTheStateDirectoryFromSystemd() throws {
+        let settings = try Settings.parse(
+            [
+                "--config", "c.yaml", "--socket", "/run/x.sock", "--log-target", "journal", "--socket-mode", "0600",
+                "--allow-uid", "1000", "--allow-uid", "1001", "--max-message", "131072", "--idle-timeout", "5",
+                "--max-connections", "10", "--max-connections-per-uid", "3", "--history-limit", "50",
+                "--rate-limit", "100",
+            ], environment: ["STATE_DIRECTORY": "/var/lib/notifyd:/var/lib/other"])
+        #expect(settings.configPath == "c.yaml")
+        #expect(settings.socketPath == "/run/x.sock")
+        #expect(settings.logTarget == .journal)
+        #expect(settings.socketMode == 0o600)
+        #expect(settings.allowedUIDs == [1000, 1001])
+        #expect(settings.maxMessageBytes == 131072)
+        #expect(settings.idleTimeoutSeconds == 5)
+        #expect(settings.maxConnections == 10 && settings.maxConnectionsPerUID == 3)
+        #expect(settings.historyLimit == 50 && settings.rateLimitPerUID == 100)
+        #expect(settings.stateDirectory == "/var/lib/notifyd")
+    }
+
+    @Test(arguments: [
+        (["--socket", "x"], "--config is required"),
+        (["--config"], "--config needs a value"),
+        (["--config", "c", "--log-target", "syslog"], "--log-target takes auto, journal or console"),
+        (["--config", "c", "--socket-mode", "999"], "--socket-mode takes an octal mode"),
+        (["--config", "c", "--idle-timeout", "-1"], "--idle-timeout takes a whole number"),
+        (["--config", "c", "--frobnicate"], "unknown option '--frobnicate'"),
+    ])
+    func usageMistakesSayWhatWasWrong(arguments: [String], message: String) {
+        #expect {
+            _ = try Settings.parse(arguments, environment: [:])
+        } throws: { error in
+            (error as? Settings.UsageError)?.description.contains(message) ?? false
+        }
+    }
+}
+
+@Suite struct LatencyHistogramTests {
+    @Test func percentilesAreWithinAFewPercentOfTheTruth() {
+        var histogram = LatencyHistogram()
+        for microseconds in 1...10_000 { histogram.record(nanoseconds: UInt64(microseconds) * 1000) }
+        let p50 = Double(histogram.percentile(0.5)) / 1000
+        let p99 = Double(histogram.percentile(0.99)) / 1000
+        #expect(abs(p50 - 5000) / 5000 < 0.04)
+        #expect(abs(p99 - 9900) / 9900 < 0.04)
+        #expect(histogram.maxNanoseconds == 10_000_000)
+        #expect(histogram.total == 10_000)
+    }
+
+    @Test func anEmptyHistogramReportsZero() {
+        #expect(LatencyHistogram().percentile(0.99) == 0)
+    }
+}
+
+@Suite struct DecisionIDTests {
+    @Test func idsAreVersion4UUIDsAndUnique() {
+        var ids = DecisionIDs()
+        var seen = Set<String>()
+        for _ in 0..<10_000 {
+            let id = ids.make()
+            #expect(id.count == 36)
+            let characters = Array(id)
+            #expect(characters[8] == "-" && characters[13] == "-" && characters[18] == "-" && characters[23] == "-")
+            #expect(characters[14] == "4")
+            #expect("89ab".contains(characters[19]))
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+    }
+}
+
+@Suite struct TokenBucketTests {
+    @Test func aBurstOfOneSecondThenWaits() {
+        var bucket = TokenBucket(rate: 10, now: 0)
+        for _ in 0..<10 { #expect(bucket.take(now: 0) == nil) }
+        let wait = bucket.take(now: 0)
+        #expect(wait == 100)
+        #expect(bucket.take(now: 100_000_000) == nil)
+    }
+}
+
+@Suite struct RecentDecisionsTests {
+    @Test func keepsTheNewestAndFindsById() {
+        var recent = RecentDecisions(capacity: 3)
+        for i in 1...5 { recent.append(["id": .string("d\(i)")]) }
+        #expect(recent.newestFirst().map { $0["id"]?.stringValue } == ["d5", "d4", "d3"])
+        #expect(recent.find(id: "d4") != nil)
+        #expect(recent.find(id: "d1") == nil)
+    }
+}

@@ -1,0 +1,77 @@
+"""The daemon load generator: a short run against the test daemon answers every request correctly (no speed asserted)."""
+import json
+import os
+import socket
+import subprocess
+import threading
+
+from conftest import BIN
+
+BENCH = os.path.join(BIN, "notifyd-bench")
+ROUTER = "io.notifyd.Router"
+
+
+def run_bench(daemon, *extra):
+    result = subprocess.run(
+        [BENCH, "daemon", "--socket", daemon.socket, "--requests", "2000", "--connections", "2", "--depth", "8",
+         *extra],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def test_bench_gets_a_correct_reply_for_every_request(daemon):
+    before = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["requests"]
+    result = run_bench(daemon, "--mix", "dry-apns,dry-fcm,stateful,resolve", "--devices", "50", "--json")
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["errors"] == 0
+    assert figures["sent"] == 2000
+    assert figures["replies"] == 2000
+    assert figures["serverPeakRSS"] > 0
+    stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
+    # The daemon saw every request (plus this GetStats call and the first one).
+    assert stats["requests"] - before >= 2000
+    assert daemon.call(f"{ROUTER}.GetState", {"device": "bench-0"})["parameters"]["state"] is not None
+
+
+def test_bench_prints_a_summary_table(daemon):
+    result = run_bench(daemon)
+    assert "req/s" in result.stdout
+    row = result.stdout.splitlines()[2].split()
+    assert row[0] == "2000" and row[1] == "0"
+
+
+def test_bench_counts_wrong_replies_as_errors(workdir):
+    # A server that answers every frame with a varlink error: each reply is counted as an error and the run fails.
+    path = os.path.join(workdir, "wrong.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(4)
+
+    def serve(connection):
+        with connection:
+            while True:
+                data = connection.recv(65536)
+                if not data:
+                    return
+                connection.sendall(b'{"error":"io.notifyd.Router.NoRoute","parameters":{"link":"x"}}\0' * data.count(0))
+
+    def accept():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        result = subprocess.run([BENCH, "daemon", "--socket", path, "--requests", "100", "--connections", "1",
+                                 "--depth", "4", "--json"], capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+    assert result.returncode == 1
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["replies"] == 100
+    assert figures["errors"] == 100
