@@ -14,7 +14,7 @@ SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
 APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev pkg-config systemd graphviz
 PIP_PACKAGES = varlink pytest
-RELEASE_FLAGS = -c release -Xswiftc -enforce-exclusivity=checked
+RELEASE_FLAGS = -c release
 
 .PHONY: all deps build release test unit-test integration-test e2e-test run bench fuzz install lint format clean
 
@@ -71,11 +71,27 @@ install: release
 	for page in man/*.[0-9]; do [ -e "$$page" ] || continue; \
 	    section=$${page##*.}; install -D -m 644 "$$page" $(DESTDIR)$(PREFIX)/share/man/man$$section/$$(basename $$page); done
 	install -D -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/notifyd/README.md
+	mkdir -p $(DESTDIR)/usr/share/bash-completion/completions
+	.build/release/notifyctl completion bash > $(DESTDIR)/usr/share/bash-completion/completions/notifyctl
 	if [ -z "$(DESTDIR)" ]; then \
 	    systemd-sysusers /usr/lib/sysusers.d/notifyd.conf; \
 	    journalctl --update-catalog || true; \
 	    systemctl daemon-reload 2>/dev/null || true; \
 	fi
+
+# Figures, never assertions: in-process benchmarks, then notifyd against the C floor side by side.
+bench: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	.build/release/notifyd-bench matcher
+	.build/release/notifyd-bench resolver
+	.build/release/notifyd-bench config
+	.build/release/notifyd-bench store
+	bash Benchmarks/run-daemon-bench.sh
+
+# libFuzzer targets, each for FUZZ_SECONDS, from the seed corpus under Fuzz/corpus.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	bash Fuzz/run.sh all $(FUZZ_SECONDS)
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests Benchmarks

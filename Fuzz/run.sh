@@ -17,7 +17,9 @@ SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
 mkdir -p "$OUT/modules"
 
-# Compiles a library module from Sources/NAME into $OUT/modules (object + swiftmodule), once per source change.
+# Compiles a library module from Sources/NAME into $OUT/modules (object + swiftmodule), again only when its
+# sources or a module compiled before it (its dependencies come first) changed.
+CHAIN=""
 module() {
     local name=$1
     shift
@@ -25,7 +27,8 @@ module() {
     local sources
     sources=$(find "Sources/$name" -name '*.swift' | sort)
     local digest
-    digest=$(cat $sources | sha1sum | cut -d' ' -f1)
+    digest=$( (echo "$CHAIN"; cat $sources) | sha1sum | cut -d' ' -f1)
+    CHAIN="$CHAIN $digest"
     if [[ -f "$stamp" && $(cat "$stamp") == "$digest" ]]; then return; fi
     echo "compiling module $name"
     # shellcheck disable=SC2086
@@ -46,6 +49,7 @@ modules_for() {
 
 build() {
     local target=$1 objects=() m
+    CHAIN=""
     for m in $(modules_for "$target"); do
         module "$m"
         objects+=("$OUT/modules/$m.o")

@@ -54,7 +54,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
                     format: "\r%6.1f s  %10d replies  %10.0f /s  %d errors", elapsed, done, Double(done) / elapsed,
                     errors),
                 terminator: "")
-            fflush(stdout)
+            fflush(nil)
         }
     }
     if tty { print("\r" + String(repeating: " ", count: 70) + "\r", terminator: "") }
@@ -312,9 +312,23 @@ private func checkReply(_ frame: UnsafeBufferPointer<UInt8>, _ expected: [UInt8]
     let isError = frame.count >= 9 && frame.starts(with: #"{"error":"#.utf8)
     if isError || frame.isEmpty { return false }
     if !checkPage { return true }
-    return expected.withUnsafeBufferPointer { e in
-        memmem(frame.baseAddress, frame.count, e.baseAddress, e.count) != nil
+    return contains(frame, expected)
+}
+
+/// Whether `needle` occurs in `haystack`.
+private func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, haystack.count >= needle.count else { return needle.isEmpty }
+    var i = 0
+    let last = haystack.count - needle.count
+    while i <= last {
+        if haystack[i] == first {
+            var j = 1
+            while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+            if j == needle.count { return true }
+        }
+        i += 1
     }
+    return false
 }
 
 /// The varlink error of a failed reply, or a short description of what came instead.
@@ -371,10 +385,11 @@ private func peerPID(of path: String) -> Int32? {
     let fd = connectUnix(path)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var credentials = ucred()
-    var size = socklen_t(MemoryLayout<ucred>.size)
+    // struct ucred: pid, uid, gid.
+    var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
-    return credentials.pid
+    return credentials.0
 }
 
 /// utime + stime of a process in seconds, from /proc/PID/stat.
@@ -392,7 +407,7 @@ private func processCPUSeconds(_ pid: Int32) -> Double? {
 private func peakResidentBytes(_ pid: Int32) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kilobytes = line.dropFirst(6).split(separator: " ").first.flatMap { Int($0) }
+        let kilobytes = line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
         return kilobytes.map { $0 * 1024 }
     }
     return nil
@@ -422,14 +437,14 @@ struct DaemonBenchmarkFigures {
             "   replies   errors   seconds     req/s   p50 µs   p90 µs   p99 µs   max µs   server cpu s  peak RSS MiB")
         print(
             String(
-                format: "%10d %8d %9.2f %9.0f %8.1f %8.1f %8.1f %8.1f %14@ %13@", replies, errors, seconds,
-                requestsPerSecond, p50, p90, p99, max,
-                serverCPUSeconds.map { String(format: "%.2f", $0) } ?? "-",
-                serverPeakRSS.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-"))
+                format: "%10d %8d %9.2f %9.0f %8.1f %8.1f %8.1f %8.1f ", replies, errors, seconds,
+                requestsPerSecond, p50, p90, p99, max)
+                + leftPad(serverCPUSeconds.map { String(format: "%.2f", $0) } ?? "-", 14) + " "
+                + leftPad(serverPeakRSS.map { String(format: "%.1f", Double($0) / 1_048_576) } ?? "-", 13))
         if let cpu = serverCPUSeconds, cpu > 0 {
             print(
                 String(
-                    format: "server: %.0f µs CPU per request, %.0f%% of one core",
+                    format: "server: %.1f µs CPU per request, %.0f%% of one core",
                     cpu * 1e6 / Double(Swift.max(1, replies)), cpu / seconds * 100))
         }
     }
@@ -442,4 +457,8 @@ struct DaemonBenchmarkFigures {
             + #""requestsPerSecond":\#(requestsPerSecond),"p50":\#(p50),"p90":\#(p90),"p99":\#(p99),"max":\#(max),"#
             + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss)}"#
     }
+}
+
+private func leftPad(_ s: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - s.count)) + s
 }

@@ -13,7 +13,14 @@ struct Benchmark {
 
 let benchmarks: [Benchmark] = [
     Benchmark(
-        name: "matcher", summary: "link matches per second for 10, 1,000 and 10,000 routes", run: runMatcherBenchmark)
+        name: "matcher", summary: "link matches per second for 10, 1,000 and 10,000 routes", run: runMatcherBenchmark),
+    Benchmark(name: "resolver", summary: "resolver decisions per second", run: { runResolverBenchmark(arguments: $0) }),
+    Benchmark(
+        name: "config", summary: "load + validate a 1,000-coordinator / 10,000-page config", run: runConfigBenchmark),
+    Benchmark(
+        name: "store", summary: "durable decisions per second through group commit",
+        run: { runStoreBenchmark(arguments: $0) }),
+    Benchmark(name: "daemon", summary: "drive a running notifyd over its socket", run: runDaemonBenchmark),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -5,17 +5,18 @@ extension Decision {
     /// The decision as the JSON of DESIGN.md §3 / `shapes.md`, keys in this order: `id`, `device`, `outcome`,
     /// `source`, `page`, `path`, `steps`, `pending`, `trace` (only when present), `createdAt`.
     public var json: JSON {
-        var object = JSONObject()
-        object["id"] = .string(id)
-        object["device"] = device.map(JSON.string) ?? .null
-        object["outcome"] = .string(outcome.rawValue)
-        object["source"] = source?.json ?? .null
-        object["page"] = page.json
-        object["path"] = .array(path.map(JSON.string))
-        object["steps"] = .array(steps.map(\.json))
-        object["pending"] = pending?.json ?? .null
-        if let trace { object["trace"] = .array(trace.map(JSON.string)) }
-        object["createdAt"] = .string(createdAt.rfc3339)
+        var object = JSONObject(distinctKeysWithValues: [
+            "id": .string(id),
+            "device": device.map(JSON.string) ?? .null,
+            "outcome": .string(outcome.rawValue),
+            "source": source?.json ?? .null,
+            "page": page.json,
+            "path": .array(path.map(JSON.string)),
+            "steps": .array(steps.map(\.json)),
+            "pending": pending?.json ?? .null,
+        ])
+        if let trace { object.appendDistinct("trace", .array(trace.map(JSON.string))) }
+        object.appendDistinct("createdAt", .string(createdAt.rfc3339))
         return .object(object)
     }
 
@@ -82,7 +83,10 @@ extension Decision {
 extension DecisionSource {
     /// `{"format", "field", "link"}` with `link` possibly `null`.
     public var json: JSON {
-        .object(["format": .string(format), "field": .string(field), "link": link.map(JSON.string) ?? .null])
+        .object(
+            JSONObject(distinctKeysWithValues: [
+                "format": .string(format), "field": .string(field), "link": link.map(JSON.string) ?? .null,
+            ]))
     }
 
     /// Reads `{"format", "field", "link"}`; `link` may be absent or `null`.
@@ -101,12 +105,12 @@ extension DecisionSource {
 extension Step {
     /// `{"action", "coordinator"}` plus `child`, `parent` and `page` when set.
     public var json: JSON {
-        var object = JSONObject()
-        object["action"] = .string(action.rawValue)
-        object["coordinator"] = .string(coordinator)
-        if let child { object["child"] = .string(child) }
-        if let parent { object["parent"] = .string(parent) }
-        if let page { object["page"] = .string(page) }
+        var object = JSONObject(distinctKeysWithValues: [
+            "action": .string(action.rawValue), "coordinator": .string(coordinator),
+        ])
+        if let child { object.appendDistinct("child", .string(child)) }
+        if let parent { object.appendDistinct("parent", .string(parent)) }
+        if let page { object.appendDistinct("page", .string(page)) }
         return .object(object)
     }
 

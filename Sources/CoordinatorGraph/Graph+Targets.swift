@@ -43,7 +43,8 @@ extension Graph {
             .failure(TargetError(link: id.description, reasons: [reason]))
         }
         guard let definition = page(id) else { return failure("\(id) is not a declared page") }
-        for given in argumentTexts where !definition.declaration.parameters.contains(where: { $0.label == given.label }) {
+        for given in argumentTexts where !definition.declaration.parameters.contains(where: { $0.label == given.label })
+        {
             return failure("\(id) has no parameter '\(given.label)'")
         }
         var arguments: [Page.Argument] = []

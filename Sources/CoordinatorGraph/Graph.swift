@@ -214,7 +214,8 @@ public struct Graph: Sendable {
     /// Every condition the page needs: its coordinator's `requires` then the page's own, without repeats.
     public func requirements(of page: PageID) -> [String] {
         var out: [String] = []
-        for r in (coordinator(page.coordinator)?.requires ?? []) + (self.page(page)?.requires ?? []) where !out.contains(r) {
+        for r in (coordinator(page.coordinator)?.requires ?? []) + (self.page(page)?.requires ?? [])
+        where !out.contains(r) {
             out.append(r)
         }
         return out

@@ -75,7 +75,8 @@ public struct PageExpression: Sendable, Hashable, CustomStringConvertible {
         var s = Substring(text.trimmingWhitespace())
         guard let open = s.firstIndex(of: "(") else {
             guard let id = PageID(s), isIdentifier(id.coordinator), isIdentifier(id.name) else {
-                throw ExpressionError(text: text, reason: "expected 'coordinator.case' or 'coordinator.case(label: value)'")
+                throw ExpressionError(
+                    text: text, reason: "expected 'coordinator.case' or 'coordinator.case(label: value)'")
             }
             return PageExpression(page: id)
         }

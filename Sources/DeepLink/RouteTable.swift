@@ -48,16 +48,17 @@ final class RouteTable: @unchecked Sendable {
         var child: Int32
     }
 
-    /// One slot of the literal hash table; `node` is -1 in an empty slot. Literals up to 16 bytes are compared in
-    /// place; longer ones in the arena.
+    /// One slot of the literal hash table, 32 bytes so that a slot never straddles two cache lines; `node` is -1 in
+    /// an empty slot. Literals up to 16 bytes are compared in place (`word0`, `word1`); for longer ones `word0`
+    /// holds their first 8 bytes and `word1` where they start in the arena.
     struct LiteralSlot {
-        var hash: UInt64 = 0
         var word0: UInt64 = 0
         var word1: UInt64 = 0
+        /// The hash's upper half.
+        var tag: UInt32 = 0
         var node: Int32 = -1
         var child: Int32 = -1
         var length: Int32 = 0
-        var arenaStart: Int32 = 0
     }
 
     /// Where one argument of a route's page comes from.
@@ -86,10 +87,18 @@ final class RouteTable: @unchecked Sendable {
         var template: Page.Argument
     }
 
+    /// Padded to 64 bytes: one cache line per route.
     struct RouteEntry {
         var argumentStart: Int32
         var argumentCount: Int32
         var page: PageID
+        var padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+        init(argumentStart: Int32, argumentCount: Int32, page: PageID) {
+            self.argumentStart = argumentStart
+            self.argumentCount = argumentCount
+            self.page = page
+        }
     }
 
     /// The routes in declaration order.
@@ -159,27 +168,30 @@ final class RouteTable: @unchecked Sendable {
             for (text, child) in draft.literals {
                 var entry = LiteralSlot()
                 let bytes = Array(text.utf8)
-                bytes.withUnsafeBufferPointer { b in
-                    entry.hash = hashSegment(b, node: Int32(index))
+                let hash = bytes.withUnsafeBufferPointer { b in
                     (entry.word0, entry.word1) = leadingWords(b)
+                    return hashSegment(b, node: Int32(index))
                 }
+                entry.tag = UInt32(truncatingIfNeeded: hash >> 32)
                 entry.node = Int32(index)
                 entry.child = child
                 entry.length = Int32(bytes.count)
-                entry.arenaStart = Int32(arena.count)
-                if bytes.count > 16 { arena += bytes }
-                var slot = Int(truncatingIfNeeded: entry.hash) & (capacity - 1)
+                if bytes.count > 16 {
+                    entry.word1 = UInt64(arena.count)
+                    arena += bytes
+                }
+                var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
                 while slots[slot].node >= 0 { slot = (slot + 1) & (capacity - 1) }
                 slots[slot] = entry
             }
         }
-        self.nodes = freeze(nodes)
+        self.nodes = freeze(nodes, alignment: 64)
         self.nodeStats = freeze(stats)
         self.typedEdges = freeze(typedEdges)
         self.routeLists = freeze(routeLists)
-        self.literalSlots = freeze(slots)
-        self.routeEntries = freeze(builder.routeEntries)
-        self.arguments = freeze(builder.arguments)
+        self.literalSlots = freeze(slots, alignment: 64)
+        self.routeEntries = freeze(builder.routeEntries, alignment: 64)
+        self.arguments = freeze(builder.arguments, alignment: 64)
         self.queryKeys = freeze(builder.queryKeys)
         self.enums = freeze(builder.enums)
         self.enumCases = freeze(builder.enumCases)
@@ -211,18 +223,19 @@ final class RouteTable: @unchecked Sendable {
     @inline(__always)
     func literalChild(_ node: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = hashSegment(segment, node: node)
+        let tag = UInt32(truncatingIfNeeded: hash >> 32)
         let mask = literalSlots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = literalSlots[slot]
             if entry.node < 0 { return -1 }
-            if entry.hash == hash, entry.node == node, Int(entry.length) == segment.count {
+            if entry.tag == tag, entry.node == node, Int(entry.length) == segment.count {
+                let (w0, w1) = leadingWords(segment)
                 if segment.count <= 16 {
-                    let (w0, w1) = leadingWords(segment)
                     if w0 == entry.word0, w1 == entry.word1 { return entry.child }
-                } else {
-                    let stored = UnsafeBufferPointer(
-                        rebasing: arena[Int(entry.arenaStart)..<Int(entry.arenaStart + entry.length)])
+                } else if w0 == entry.word0 {
+                    let start = Int(truncatingIfNeeded: entry.word1)
+                    let stored = UnsafeBufferPointer(rebasing: arena[start..<start + segment.count])
                     if bytesEqual(stored, segment) { return entry.child }
                 }
             }
@@ -292,10 +305,13 @@ private func release<T>(_ buffer: UnsafeMutableBufferPointer<T>) {
     buffer.deallocate()
 }
 
-private func freeze<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+private func freeze<T>(_ array: [T], alignment: Int = MemoryLayout<T>.alignment) -> UnsafeMutableBufferPointer<T> {
+    let raw = UnsafeMutableRawPointer.allocate(
+        byteCount: max(array.count, 1) * MemoryLayout<T>.stride, alignment: max(alignment, MemoryLayout<T>.alignment))
+    let start = raw.bindMemory(to: T.self, capacity: array.count)
+    let buffer = UnsafeMutableBufferPointer(start: start, count: array.count)
     _ = buffer.initialize(from: array)
-    return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
+    return buffer
 }
 
 /// A fast 64-bit hash of a segment's bytes, seeded with the trie node. Literal keys come from the config, so

@@ -33,13 +33,14 @@ extension JSON {
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
-            var first = true
-            for (k, v) in o {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                JSON.writeString(k, into: &out)
+            // By index over the parallel arrays: no zipped iterator and no tuple copies per member.
+            let keys = o.keys
+            let values = o.values
+            for i in keys.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.writeString(keys[i], into: &out)
                 out.append(UInt8(ascii: ":"))
-                v.write(into: &out)
+                values[i].write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -150,4 +151,24 @@ extension JSON {
 
 extension JSON: CustomStringConvertible {
     public var description: String { serialized }
+}
+
+extension JSONObject {
+    /// An object from pairs whose keys are distinct, in order, built without looking each key up: for writers
+    /// that build objects of fixed shape on a hot path (a repeated key is a programmer mistake).
+    public init(distinctKeysWithValues pairs: KeyValuePairs<String, JSON>) {
+        self.init()
+        reserveCapacity(pairs.count)
+        for (key, value) in pairs {
+            assert(self[key] == nil, "repeated key \(key)")
+            appendUnchecked(key, value)
+        }
+    }
+
+    /// Appends a key the object does not have yet, without looking it up (a repeated key is a programmer
+    /// mistake).
+    public mutating func appendDistinct(_ key: String, _ value: JSON) {
+        assert(self[key] == nil, "repeated key \(key)")
+        appendUnchecked(key, value)
+    }
 }

@@ -10,7 +10,9 @@ public enum NotifyDaemon {
         if arguments.count == 2, arguments[0] == "--print-message-id" {
             // For scripts and tests that filter the journal: `journalctl MESSAGE_ID=$(notifyd --print-message-id decisionMade)`.
             guard let event = JournalEvent(rawValue: arguments[1]) else {
-                writeStderr("unknown event '\(arguments[1])'; one of: \(JournalEvent.allCases.map(\.rawValue).joined(separator: ", "))\n")
+                writeStderr(
+                    "unknown event '\(arguments[1])'; one of: \(JournalEvent.allCases.map(\.rawValue).joined(separator: ", "))\n"
+                )
                 return 2
             }
             print(event.messageID)
@@ -69,8 +71,11 @@ public enum NotifyDaemon {
             journal.log(
                 .configRejected, priority: .error,
                 message: "config \(settings.configPath) rejected: " + findings.joined(separator: "; "),
-                fields: [(JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n"))])
-            throw StartupError(message: "config \(settings.configPath) is invalid:\n  " + findings.joined(separator: "\n  "))
+                fields: [
+                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n")),
+                ])
+            throw StartupError(
+                message: "config \(settings.configPath) is invalid:\n  " + findings.joined(separator: "\n  "))
         }
         for warning in loaded.warnings {
             journal.log(.configLoaded, priority: .warning, message: "config warning: \(warning)", fields: [])
@@ -113,7 +118,8 @@ public enum NotifyDaemon {
             switch result {
             case .success: _ = Systemd.notify("READY=1\n" + status())
             case .failure(let problems):
-                _ = Systemd.notify("READY=1\nSTATUS=config rejected (\(problems.findings.count) problems); still serving")
+                _ = Systemd.notify(
+                    "READY=1\nSTATUS=config rejected (\(problems.findings.count) problems); still serving")
             }
         }
 
@@ -175,7 +181,8 @@ public enum NotifyDaemon {
         let passed = Systemd.listenFileDescriptors()
         if let chosen = passed.first(where: { $0.name == "varlink" }) ?? (passed.count == 1 ? passed.first : nil) {
             guard Systemd.isUnixStreamListener(chosen.fd) else {
-                throw StartupError(message: "the socket systemd passed (fd \(chosen.fd)) is not a listening Unix stream socket")
+                throw StartupError(
+                    message: "the socket systemd passed (fd \(chosen.fd)) is not a listening Unix stream socket")
             }
             do {
                 return (try UnixListener.adopt(fd: chosen.fd), true)

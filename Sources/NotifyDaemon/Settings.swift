@@ -108,7 +108,9 @@ public struct Settings: Sendable, Equatable {
                 settings.socketMode = mode
             case "--allow-uid":
                 let text = try value(arg)
-                guard let uid = UInt32(text) else { throw UsageError(description: "--allow-uid takes a uid, not '\(text)'") }
+                guard let uid = UInt32(text) else {
+                    throw UsageError(description: "--allow-uid takes a uid, not '\(text)'")
+                }
                 settings.allowedUIDs.append(uid)
             case "--max-message": settings.maxMessageBytes = max(1024, try number(arg))
             case "--max-connections": settings.maxConnections = max(1, try number(arg))

@@ -30,6 +30,63 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 1500)
     }
 
+    /// Keywords as names, non-ASCII names and literals, escapes in string defaults, a root pattern, a UUID default.
+    static let unusualConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Ünïcode \"App\"", "schemes": ["x-app.v2"], "hosts": ["*.example.org", "example.org"] },
+          "types": { "Kind": ["in", "default", "plain"], "Größe": ["klein", "groß"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["main", "modal_flow"], "root": "main" },
+            "main": { "kind": "tabs", "children": ["default", "straße"], "root": "default" },
+            "default": {
+              "kind": "stack",
+              "pages": {
+                "home": "/",
+                "item(kind: Kind = default, inout: Int = -3)": "/items/{kind}?n={inout}",
+                "text(value: String = \"a \\\"quoted\\\" \\\\ back\\tslash\", for: Bool = true)": "/text/{value}?for={for}",
+                "uuid(id: UUID = \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\")": ["/u/{id}", "/u"]
+              }
+            },
+            "straße": {
+              "kind": "stack",
+              "pages": { "größe(g: Größe)": "/gr%C3%B6%C3%9Fe/{g}", "rest(path: String)": "/r%20r/{path...}" }
+            },
+            "modal_flow": { "kind": "modal", "pages": { "step": "/step" } }
+          }
+        }
+        """#
+
+    @Test func unusualNamesAndValuesAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/", "x-app.v2://", "X-App.V2:/", "https://a.example.org/u", "https://example.org/u/x",
+            "https://a.b.example.org/u/e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "/text/%22q%22?for=false",
+            "/text/x?for=true", "/gr%C3%B6%C3%9Fe/gro%C3%9F", "/größe/klein", "/gro%CC%88%C3%9Fe/klein",
+            "/r%20r/a/b", "/r r/a", "/items/in?n=-3", "/items/default?n=4", "/items/in", "/step",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
+    }
+
+    @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
+        let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
+        let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")
+        let source = try SwiftGenerator(graph: graph, options: options).generate()
+        let directory = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = """
+            public final class DefaultCoordinator {}
+            public struct StraßeCoordinator {}
+            public enum ModalFlowCoordinator {}
+            let page: AppLink = .straße(.größe(g: .groß))
+            let other = DefaultCoordinator.Page.item()
+            print(page, other, AppLink(link: "/items/in?n=2") ?? .default(.home))
+
+            """
+        _ = try SwiftToolchain.compile(["AppLink.swift": source, "main.swift": app], in: directory)
+    }
+
     /// Generates, compiles and runs the driver over `corpus`; every line must equal the daemon's.
     func expectAgreement(_ graph: Graph, corpus: [String], minimumMatches: Int) throws {
         let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "test.yaml")).generate()
@@ -60,7 +117,9 @@ struct CodegenAgreementTests {
             }
         }
         let shown = mismatches.prefix(15).joined(separator: "\n")
-        #expect(mismatches.isEmpty, "\(mismatches.count) of \(corpus.count) links differ:\n\(shown)")
+        if !mismatches.isEmpty {
+            Issue.record("\(mismatches.count) of \(corpus.count) links differ; the first ones:\n\(shown)")
+        }
         #expect(matched >= minimumMatches, "only \(matched) links matched a page; the corpus is too thin")
     }
 }
@@ -121,7 +180,8 @@ enum CodegenCorpus {
         switch ConfigLoader.load(Array(text.utf8), file: file) {
         case .success(let loaded): return loaded.graph
         case .failure(let error):
-            Issue.record("the config does not load:\n\(error.errors.prefix(10).map(\.description).joined(separator: "\n"))")
+            Issue.record(
+                "the config does not load:\n\(error.errors.prefix(10).map(\.description).joined(separator: "\n"))")
             throw error
         }
     }
@@ -132,7 +192,9 @@ enum CodegenCorpus {
 
     /// The link with control characters visible, for failure messages.
     static func show(_ link: String) -> String {
-        let escaped = link.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+        let escaped = link.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }
         return "'" + escaped.joined() + "'"
     }
 
@@ -148,7 +210,9 @@ enum CodegenCorpus {
             "https://shop.example.com/cart", "https://SHOP.Example.COM/cart", "https://shop.example.com./cart",
             "https://shop.example.com../cart", "https://shop.example.com:443/cart", "https://shop.example.com:/cart",
             "https://shop.example.com:44a/cart", "https://m.shop.example.com/cart", "https://a.b.shop.example.com/cart",
-            "https://.shop.example.com/cart", "https://shop.example.com.evil.com/cart", "https://evilshop.example.com/cart",
+            "https://.shop.example.com/cart", "https://..shop.example.com/cart", "https://a..shop.example.com/cart",
+            "https://shop.example.com.evil.com/cart",
+            "https://evilshop.example.com/cart",
             "https://u@shop.example.com/cart", "https://[::1]/cart", "https:shop.example.com/cart",
             "https:/shop.example.com/cart", "https://shop.example.com", "https://shop.example.com?x=1",
             "https://shop.example.com#cart", "https:///cart", "https://", "https://example.com/cart",
@@ -160,7 +224,8 @@ enum CodegenCorpus {
             "/products/%00", "/products/%7F", "/products/%7f%41", "/products/%C3", "/products/%ED%A0%80",
             "/products/%C0%AF", "/products/%F4%90%80%80", "/products/a+b", "/products/a%20b", "/products/%3F",
             "/products/%23", "/products/a?b=c", "/products/a#b", "/products/x\u{9}y", "/products/x#\u{9}",
-            "/products/%E2%80%A8", "/products/\"quoted\"", "/products/back%5Cslash", "/products/'", "/products/~!$()*,;:@",
+            "/products/%E2%80%A8", "/products/\"quoted\"", "/products/back%5Cslash", "/products/'",
+            "/products/~!$()*,;:@",
             "/products/=&+", "/%63art", "/CART", "/cart%2Fcheckout", "/cart/%63heckout",
             // Catch-all.
             "/info/shipping", "/info/shipping/returns", "/info/a%2Fb/c", "/info/a%2F%2Fb", "/info/%2F", "/info",
@@ -204,7 +269,9 @@ enum CodegenCorpus {
     static func canonicalLinks(_ graph: Graph) -> [String] {
         var out: [String] = []
         for route in graph.matcher.routes {
-            let samples = ["x", "A b", "é/ü", "1", "true", "-7", "rating", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", ""]
+            let samples = [
+                "x", "A b", "é/ü", "1", "true", "-7", "rating", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "", "a+b&c=d#?",
+            ]
             for sample in samples {
                 var path = ""
                 for segment in route.pattern.segments {
@@ -232,7 +299,10 @@ enum CodegenCorpus {
     /// another type's, an escape broken.
     static func mutations(_ graph: Graph) -> [String] {
         var out: [String] = []
-        let values = ["1", "-1", "true", "false", "red", "xl", "price", "newest", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "%41", "%2F", "+", "%"]
+        let values = [
+            "1", "-1", "true", "false", "red", "xl", "price", "newest", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "%41",
+            "%2F", "+", "%",
+        ]
         for route in graph.matcher.routes {
             let segments = route.pattern.segments.map { segment -> String in
                 if case .literal(let text) = segment { return encode(text) }
@@ -292,7 +362,8 @@ enum SwiftToolchain {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("notifyctl-codegen-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notifyctl-codegen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -310,10 +381,13 @@ enum SwiftToolchain {
         return executable
     }
 
-    /// Runs `executable` with its output and errors captured in files (no pipe can fill up).
+    /// Runs `executable` in `directory` with its output and errors captured in files (no pipe can fill up) kept
+    /// outside that directory.
     static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> Result {
-        let outputURL = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let errorsURL = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        let captures = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: captures) }
+        let outputURL = captures.appendingPathComponent("stdout")
+        let errorsURL = captures.appendingPathComponent("stderr")
         try Data().write(to: outputURL)
         try Data().write(to: errorsURL)
         let output = try FileHandle(forWritingTo: outputURL)

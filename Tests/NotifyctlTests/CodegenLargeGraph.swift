@@ -23,9 +23,9 @@ struct SplitMix {
     mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
 }
 
-/// A large config whose patterns overlap on purpose: literals that look like values (`1`, `true`, `red`), typed and
-/// `String` parameters and catch-alls at the same positions, query bindings with and without defaults, literals that
-/// need escapes. Patterns of identical shape are avoided (the validator rejects them); shadowed ones are kept.
+/// A large config whose patterns overlap on purpose: literals that look like values (`1`, `true`, `red`), enums
+/// sharing cases (so that the order of typed branches matters), typed and `String` parameters and catch-alls at the
+/// same positions, query bindings with and without defaults, literals that need escapes. Patterns of identical shape are avoided (the validator rejects them); shadowed ones are kept.
 struct LargeGraphGenerator {
     var random: SplitMix
 
@@ -34,7 +34,7 @@ struct LargeGraphGenerator {
     }
 
     static let types: [(String, [String])] = [
-        ("Color", ["red", "green", "blue"]), ("Size", ["s", "m", "l", "xl"]), ("Mode", ["on", "off", "auto"]),
+        ("Color", ["red", "green", "blue"]), ("Size", ["s", "m", "l", "xl"]), ("Mode", ["on", "off", "red", "s"]),
     ]
     static let literals = ["a", "b", "c", "items", "1", "true", "red", "xl", "caf%C3%A9", "a%2Fb", "sp%20ace", "on"]
     static let typeNames = ["Int", "Bool", "UUID", "Color", "Size", "Mode"]
@@ -46,7 +46,9 @@ struct LargeGraphGenerator {
         var shapes: Set<String> = []
         var coordinatorObjects = JSONObject()
         let names = (0..<coordinators).map { "c\($0)" }
-        coordinatorObjects["app"] = .object(["kind": "app", "children": .array(names.map { .string($0) }), "root": "c0"])
+        coordinatorObjects["app"] = .object([
+            "kind": "app", "children": .array(names.map { .string($0) }), "root": "c0",
+        ])
         for name in names {
             var pages = JSONObject()
             for index in 0..<pagesPerCoordinator {
@@ -123,7 +125,8 @@ struct LargeGraphGenerator {
                 shapes.insert(alternateKey)
                 patterns.append("/\(alternate)" + (text == "/" ? "" : text))
             }
-            let declaration = parameters.isEmpty ? "page\(index)" : "page\(index)(" + parameters.joined(separator: ", ") + ")"
+            let declaration =
+                parameters.isEmpty ? "page\(index)" : "page\(index)(" + parameters.joined(separator: ", ") + ")"
             return (declaration, patterns)
         }
         return nil
@@ -146,9 +149,17 @@ struct LargeGraphGenerator {
         switch type {
         case .int: return ["0", "1", "-1", "+3", "42", "007", "9223372036854775807", "9223372036854775808", "x", "1.5"]
         case .bool: return ["true", "false", "true", "TRUE", "1"]
-        case .uuid: return [uuid, uuid.lowercased(), "E621E1F8C36C495A93FC0C247A3E6E5F", "%45621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
+        case .uuid:
+            return [
+                uuid, uuid.lowercased(), "E621E1F8C36C495A93FC0C247A3E6E5F", "%45621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+            ]
         case .enumeration(_, let cases): return cases + cases + ["RED", "purple", "%72ed"]
-        case .string: return ["x", "hello", "a%20b", "%C3%A9", "1", "true", "red", "a%2Fb", "%25", "+", "a+b", "%F0%9F%98%80"]
+        case .string:
+            return [
+                "x", "hello", "a%20b", "%C3%A9", "1", "true", "red", "a%2Fb", "%25", "+", "a+b", "%F0%9F%98%80",
+                "a%2Bb",
+                "x%26y%3Dz",
+            ]
         }
     }
 
@@ -156,8 +167,10 @@ struct LargeGraphGenerator {
     /// link forms; some with a value of the wrong type, a changed literal, an extra or missing segment; some noise.
     mutating func links(for graph: Graph, count: Int) -> [String] {
         let routes = graph.matcher.routes
-        let anyValues = [ParameterType.int, .bool, .uuid, .string, .enumeration(name: "Color", cases: ["red", "green", "blue"])]
-            .flatMap(Self.values)
+        let anyValues = [
+            ParameterType.int, .bool, .uuid, .string, .enumeration(name: "Color", cases: ["red", "green", "blue"]),
+        ]
+        .flatMap(Self.values)
         var out: [String] = []
         while out.count < count {
             var path: [String] = []
@@ -186,7 +199,9 @@ struct LargeGraphGenerator {
                     query.append(CodegenCorpus.encode(binding.key) + "=" + value)
                 }
                 if random.chance(20) { query.append("extra=" + random.pick(anyValues)) }
-                if random.chance(10), let first = query.first { query.append(first) }
+                if random.chance(15), let first = query.first, let key = first.split(separator: "=").first {
+                    query.append(key + "=" + random.pick(anyValues))  // a repeated key: the first one counts
+                }
                 for i in query.indices.reversed() where i > 0 { query.swapAt(i, random.int(i + 1)) }
             }
             let text = "/" + path.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))

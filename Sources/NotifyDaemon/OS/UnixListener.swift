@@ -30,7 +30,9 @@ enum UnixListener {
         let fd: Int32
         do {
             fd = try Sys.check("socket(AF_UNIX)") {
-                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                socket(
+                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                    0)
             }
             var address = makeAddress(path)
             let previous = umask(0o777 & ~mode)

@@ -20,6 +20,8 @@ final class ClientConnection {
     let peer: PeerCredentials
     var decoder: FrameDecoder
     var slots: [Slot] = []
+    /// Bytes of the ready and durable replies in ``slots``.
+    var slotBytes = 0
     var output: [UInt8] = []
     var outputStart = 0
     var lastActivity: UInt64
@@ -45,6 +47,9 @@ final class ClientConnection {
     /// Bytes queued and not yet written.
     var pendingOutputBytes: Int { output.count - outputStart }
 
+    /// Queued bytes including this batch's replies: what the output bound is checked against.
+    var queuedBytes: Int { pendingOutputBytes + slotBytes }
+
     /// Moves the batch's replies to the output buffer.
     func settleSlots(commitSucceeded: Bool) {
         for slot in slots {
@@ -59,6 +64,7 @@ final class ClientConnection {
             }
         }
         slots.removeAll(keepingCapacity: true)
+        slotBytes = 0
     }
 
     /// Writes as much queued output as the socket takes. Returns false when the connection failed.

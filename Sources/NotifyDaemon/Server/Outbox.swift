@@ -33,6 +33,10 @@ final class Outbox {
     /// Queues a slot for `connection` and remembers the connection for the end of the batch.
     func enqueue(_ slot: ClientConnection.Slot, to connection: ClientConnection) {
         guard !connection.closed else { return }
+        switch slot {
+        case .ready(let bytes): connection.slotBytes += bytes.count
+        case .durable(let bytes, _): connection.slotBytes += bytes.count
+        }
         connection.slots.append(slot)
         if isDirty.insert(connection.id).inserted {
             dirty.append(connection)

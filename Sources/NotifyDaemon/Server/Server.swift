@@ -123,11 +123,12 @@ final class Server {
     private func readable(_ connection: ClientConnection) {
         connection.lastActivity = Sys.monotonicNanoseconds()
         var reads = 0
-        while reads < 4, !connection.closeAfterFlush {
+        while reads < 4, !connection.closeAfterFlush, connection.queuedBytes < settings.maxOutputBytes {
             reads += 1
             let n: Int?
             do {
-                n = try readBuffer.withUnsafeMutableBytes { raw throws(Errno) in try Sys.read(connection.fd, into: raw) }
+                n = try readBuffer.withUnsafeMutableBytes { raw throws(Errno) in try Sys.read(connection.fd, into: raw)
+                }
             } catch {
                 close(connection)
                 return
@@ -146,13 +147,15 @@ final class Server {
             pauseReading(connection)
             // Closed at the end of the batch, once the replies before it are written.
             outbox.enqueue(.ready([]), to: connection)
-        } else if connection.pendingOutputBytes >= settings.maxOutputBytes {
+        } else if connection.queuedBytes >= settings.maxOutputBytes {
+            // Frames still in the decoder are handled once the client has read its replies.
             pauseReading(connection)
         }
     }
 
+    /// Handles buffered frames until none is left or the client's queued replies reach the output bound.
     private func processFrames(_ connection: ClientConnection) {
-        while !connection.closeAfterFlush {
+        while !connection.closeAfterFlush, connection.queuedBytes < settings.maxOutputBytes {
             let frame: ArraySlice<UInt8>?
             do {
                 frame = try connection.decoder.nextFrame()
@@ -232,6 +235,7 @@ final class Server {
         if !connection.readPaused, connection.decoder.bufferedByteCount > 0, pending < settings.maxOutputBytes {
             // Frames that arrived while reading was paused.
             processFrames(connection)
+            if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
         }
     }
 

@@ -26,7 +26,9 @@ extension RouterService {
                 .configRejected, priority: .error,
                 message: "config \(settings.configPath) rejected, still serving generation \(config.generation): "
                     + findings.joined(separator: "; "),
-                fields: [(JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n"))])
+                fields: [
+                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n")),
+                ])
             onReload?(.failure(problems))
             throw VarlinkError.configInvalid(errors: findings)
         }

@@ -13,7 +13,9 @@ extension VarlinkError {
 extension RouterService {
     // MARK: Route, Resolve
 
-    func route(payload: JSON, parameters p: JSONObject, connection: ClientConnection) throws(VarlinkError)
+    func route(
+        payload: JSON, parameters p: JSONObject, connection: ClientConnection
+    ) throws(VarlinkError)
         -> MethodResult
     {
         var reader = config.reader
@@ -48,7 +50,9 @@ extension RouterService {
         }
     }
 
-    func resolve(link: String, parameters p: JSONObject, connection: ClientConnection) throws(VarlinkError)
+    func resolve(
+        link: String, parameters p: JSONObject, connection: ClientConnection
+    ) throws(VarlinkError)
         -> MethodResult
     {
         let explain = p["explain"]?.boolValue ?? false
@@ -114,7 +118,9 @@ extension RouterService {
 
     // MARK: FlowFinished
 
-    func flowFinished(device: String, coordinator: String, connection: ClientConnection) throws(VarlinkError)
+    func flowFinished(
+        device: String, coordinator: String, connection: ClientConnection
+    ) throws(VarlinkError)
         -> MethodResult
     {
         guard let state = loadState(device) else { throw VarlinkError.unknownDevice(device) }

@@ -32,6 +32,19 @@ extension SwiftGenerator {
                     self.init(routing: page, values)
                 }
 
+                /// The page with this id (`cart.offer`, as notifyd's decisions name it) and arguments written as in
+                /// links (`["id": "SUMMER"]`); labels left out take their defaults. Nil for an unknown page or label,
+                /// a missing argument, or a value that does not convert to its parameter's type.
+                \(a)init?(id: String, arguments: [String: String] = [:]) {
+                    guard let (page, values) = Routing.page(id: id, arguments: arguments) else { return nil }
+                    self.init(routing: page, values)
+                }
+
+                /// The page's id: `coordinator.case`, as in notifyd's decisions (`cart.offer`).
+                \(a)var id: String {
+                    Routing.pages[routing.page].id
+                }
+
                 /// The page's canonical link, exactly as notifyd prints it; nil when no pattern of the page can carry
                 /// its arguments (a page without links, an empty value where the path needs a segment).
                 \(a)var link: String? {
@@ -109,7 +122,12 @@ extension SwiftGenerator {
         let bindings = parameters.enumerated().map { k, parameter in "let a\(k) = \(extraction(parameter.type, k))" }
         let arguments = parameters.enumerated().map { k, parameter in "\(SwiftNames.label(parameter.label)): a\(k)" }
         var out = "        case \(index):\n"
-        out += wrap("guard " + bindings.joined(separator: ", ") + " else { return nil }", indent: 12)
+        let guardLine = "guard " + bindings.joined(separator: ", ")
+        if 12 + guardLine.count + " else { return nil }".count <= 120 {
+            out += "            " + guardLine + " else { return nil }\n"
+        } else {
+            out += wrap(guardLine, indent: 12) + "            else { return nil }\n"
+        }
         out += wrap(
             "self = .\(namespace.caseName)(.\(name)(" + arguments.joined(separator: ", ") + "))", indent: 12)
         return out
@@ -122,7 +140,7 @@ extension SwiftGenerator {
         case .int: return "v[\(k)].intValue"
         case .bool: return "v[\(k)].boolValue"
         case .uuid: return "v[\(k)].uuidValue"
-        case .enumeration(let name, _): return "v[\(k)].caseName.flatMap(\(SwiftNames.identifier(name)).init(rawValue:))"
+        case .enumeration(let name, _): return "v[\(k)].enumeration(\(SwiftNames.identifier(name)).self)"
         }
     }
 
@@ -187,7 +205,8 @@ extension SwiftGenerator {
             }
             let bindings = parameters.indices.map { "let a\($0)" }.joined(separator: ", ")
             let values = parameters.enumerated().map { k, p in routingValue(p.type, "a\(k)") }
-            out += wrap("case .\(name)(\(bindings)): return (\(index), [" + values.joined(separator: ", ") + "])", indent: 8)
+            out += wrap(
+                "case .\(name)(\(bindings)): return (\(index), [" + values.joined(separator: ", ") + "])", indent: 8)
         }
         out += """
                     }

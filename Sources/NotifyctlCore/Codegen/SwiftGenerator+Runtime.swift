@@ -47,6 +47,9 @@ extension SwiftGenerator {
                     if case .enumCase(let v) = self { return v }
                     return nil
                 }
+                func enumeration<T: RawRepresentable>(_ type: T.Type) -> T? where T.RawValue == String {
+                    caseName.flatMap(T.init(rawValue:))
+                }
             }
 
             /// One declared page: its id, its parameters' labels, types and defaults.
@@ -214,6 +217,26 @@ extension SwiftGenerator {
                 return (routes[route].page, values)
             }
 
+            /// The page `id` (`cart.offer`) with arguments written as in links; labels left out take their
+            /// defaults. Nil for an unknown page or label, a missing argument or a value that does not convert.
+            static func page(id: String, arguments: [String: String]) -> (page: Int, values: [Value])? {
+                guard let index = pages.firstIndex(where: { $0.id == id }) else { return nil }
+                let info = pages[index]
+                guard arguments.keys.allSatisfy(info.labels.contains) else { return nil }
+                var values: [Value] = []
+                for (k, label) in info.labels.enumerated() {
+                    let value: Value?
+                    if let text = arguments[label] {
+                        value = convert(Array(text.utf8), info.kinds[k])
+                    } else {
+                        value = info.defaults[k]
+                    }
+                    guard let value else { return nil }
+                    values.append(value)
+                }
+                return (index, values)
+            }
+
             /// Depth-first in precedence order: literal, typed parameters, `String` parameter, catch-all.
             static func search(_ index: Int, _ depth: Int, _ link: Link) -> (route: Int, restFrom: Int)? {
                 let node = table.nodes[index]
@@ -302,10 +325,11 @@ extension SwiftGenerator {
                     raw.append(hi << 4 | lo)
                     i += 2
                 }
-                return UUID(uuid: (
+                let bytes: uuid_t = (
                     raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
                     raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-                ))
+                )
+                return UUID(uuid: bytes)
             }
 
             static func hexValue(_ b: UInt8) -> UInt8? {
@@ -530,8 +554,8 @@ extension SwiftGenerator {
                 if path.isEmpty { path = "/" }
                 var separator = "?"
                 for binding in route.query where values[binding.parameter] != pages[route.page].defaults[binding.parameter] {
-                    path += separator + percentEncode(binding.key, query: true) + "="
-                        + percentEncode(linkText(values[binding.parameter]), query: true)
+                    let value = linkText(values[binding.parameter])
+                    path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
                     separator = "&"
                 }
                 return path

@@ -31,7 +31,9 @@ extension SwiftGenerator {
         } else {
             out += "\n"
             for type in types {
-                out += wrap(stringArray(type.cases) + ",  // \(type.name)", indent: 12)
+                out += "            // \(type.name)\n"
+                // swift-format wants no trailing comma after a lone element.
+                out += wrap(stringArray(type.cases) + (types.count == 1 ? "" : ","), indent: 12)
             }
             out += "        ]\n"
         }
@@ -55,7 +57,8 @@ extension SwiftGenerator {
                 ], close: "))", indent: 12)
         }
         out += "            return pages\n        }\n\n"
-        out += "        /// Every pattern in declaration order (the order notifyd breaks ties in): its page's index, its path\n"
+        out +=
+            "        /// Every pattern in declaration order (the order notifyd breaks ties in): its page's index, its path\n"
         out += "        /// segments (parameters by their index in the page's labels) and its query bindings.\n"
         out += "        static func makeRoutes() -> [Route] {\n"
         out += "            var routes: [Route] = []\n"
@@ -76,7 +79,10 @@ extension SwiftGenerator {
             out += "            // \(route.page): \(SwiftNames.comment(route.pattern.text))\n"
             out += call(
                 "routes.append(Route",
-                ["page: \(page)", "path: [\(path.joined(separator: ", "))]", "query: [\(query.joined(separator: ", "))]"],
+                [
+                    "page: \(page)", "path: [\(path.joined(separator: ", "))]",
+                    "query: [\(query.joined(separator: ", "))]",
+                ],
                 close: "))", indent: 12)
         }
         out += "            return routes\n        }\n"
@@ -88,23 +94,25 @@ extension SwiftGenerator {
         return out
     }
 
-    /// `head(a, b, c` and `close` on one line when it fits in 120 columns, else `head(` and the arguments packed
-    /// on the lines below, indented four more.
+    /// `outer(Name(a, b, c))` on one line when it fits in 120 columns, else broken the way swift-format breaks it:
+    /// `outer(`, then `Name(` four columns further in, then the arguments packed another four columns in.
     func call(_ head: String, _ arguments: [String], close: String, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
         let single = pad + head + "(" + arguments.joined(separator: ", ") + close
         guard single.count > 120 else { return single + "\n" }
-        var out = pad + head + "(\n"
+        let parts = head.split(separator: "(", maxSplits: 1).map(String.init)
+        var out = pad + parts[0] + "(\n"
+        out += pad + "    " + (parts.count > 1 ? parts[1] : "") + "(\n"
         var line = ""
         for (index, argument) in arguments.enumerated() {
             let piece = argument + (index == arguments.count - 1 ? close : ",")
-            if !line.isEmpty, indent + 4 + line.count + 1 + piece.count > 120 {
-                out += wrap(line, indent: indent + 4)
+            if !line.isEmpty, indent + 8 + line.count + 1 + piece.count > 120 {
+                out += wrap(line, indent: indent + 8)
                 line = ""
             }
             line += line.isEmpty ? piece : " " + piece
         }
-        return out + wrap(line, indent: indent + 4)
+        return out + wrap(line, indent: indent + 8)
     }
 
     func stringArray(_ strings: [String]) -> String {

@@ -96,6 +96,12 @@ public struct SwiftGenerator: Sendable {
                     code: .unusableName,
                     message: "coordinator '\(name)' cannot be a case of AppLink in Swift; rename the coordinator")
             }
+            if name == "fallback", graph.app.fallback != nil {
+                throw CodegenError(
+                    code: .nameCollision,
+                    message: "coordinator 'fallback' would make AppLink.fallback ambiguous with the app's fallback "
+                        + "page; rename the coordinator")
+            }
             let base = SwiftNames.pascalCase(name) + "Coordinator"
             let typeName = options.layout == .namespaces ? base + "Pages" : base
             if let other = typeNames[typeName] {
@@ -130,7 +136,8 @@ public struct SwiftGenerator: Sendable {
                     message: "the type '\(name)' under types: would hide a Swift type the generated code uses; "
                         + "rename it")
             }
-            for c in graph.types[name] ?? [] where SwiftNames.unusable.contains(c) || c == "rawValue" || c == "allCases" {
+            for c in graph.types[name] ?? [] where SwiftNames.unusable.contains(c) || c == "rawValue" || c == "allCases"
+            {
                 throw CodegenError(
                     code: .unusableName, message: "'\(c)' of type '\(name)' cannot be a Swift enum case; rename it")
             }
@@ -210,7 +217,9 @@ public struct SwiftGenerator: Sendable {
         } else {
             parts.append(page.patterns.map { "`\(SwiftNames.comment($0.text))`" }.joined(separator: ", "))
         }
-        if !page.requires.isEmpty { parts.append("requires " + page.requires.map { "`\($0)`" }.joined(separator: ", ")) }
+        if !page.requires.isEmpty {
+            parts.append("requires " + page.requires.map { "`\($0)`" }.joined(separator: ", "))
+        }
         if let back = page.back { parts.append("back `.\(back)`") }
         return parts.joined(separator: "; ")
     }

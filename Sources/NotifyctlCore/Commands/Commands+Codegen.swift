@@ -1,5 +1,6 @@
 import CoordinatorGraph
 import Foundation
+import JSON
 
 /// `codegen swift CONFIG`: the app's `Page` enums and `AppLink` from the graph.
 extension Command {
@@ -12,11 +13,11 @@ extension Command {
         ],
         options: [.codegenOutput, .codegenLayout, .codegenPublic],
         discussion: """
-            Writes one Swift file that imports only Foundation: an enum per `types:` entry, a `Page` enum per \
-            coordinator with the config's cases and associated values, and `AppLink`, whose `init?(url:)` matches \
+            Writes one Swift file that imports only Foundation: an enum per `types:` entry, a `Page` enum per
+            coordinator with the config's cases and associated values, and `AppLink`, whose `init?(url:)` matches
             a link exactly as notifyd does and whose `url` prints a page's canonical link.
-            Without --output the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName) \
-            (left untouched when already up to date). See docs/codegen.md.
+            Without --output the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
+            untouched when already up to date (with --json, a line of JSON says which). See docs/codegen.md.
             """,
         group: .offline, synopsis: "codegen swift CONFIG"
     ) { invocation, context throws(NotifyctlError) in
@@ -35,14 +36,20 @@ extension Command {
         do throws(CodegenError) {
             source = try SwiftGenerator(graph: loaded.graph, options: options).generate()
         } catch {
-            throw .failure("\(SafeText.clean(path)): cannot generate Swift: \(error.message)", notes: [error.code.rawValue])
+            throw .failure(
+                "\(SafeText.clean(path)): cannot generate Swift: \(error.message)", notes: [error.code.rawValue])
         }
         guard let directory = invocation.value(.codegenOutput) else {
             context.print(source)
             return .success
         }
         let written = try GeneratedFile.write(source, to: directory, name: SwiftGenerator.fileName)
-        context.print("\(written.path): \(written.changed ? "written" : "up to date")\n")
+        if invocation.wantsJSON {
+            let reply: JSONObject = ["path": .string(written.path), "written": .bool(written.changed)]
+            context.print(JSON.object(reply).serialized + "\n")
+        } else {
+            context.print("\(written.path): \(written.changed ? "written" : "up to date")\n")
+        }
         return .success
     }
 }
@@ -55,7 +62,8 @@ extension OptionSpec {
     /// `--layout L` of `codegen`.
     public static let codegenLayout = OptionSpec(
         "layout", value: .choice(placeholder: "L", choices: SwiftGenerator.Layout.allCases.map(\.rawValue)),
-        help: "namespaces: enum CartCoordinatorPages { enum Page }; extensions: extension CartCoordinator { enum Page }")
+        help: "namespaces: enum CartCoordinatorPages { enum Page }; extensions: extension CartCoordinator { enum Page }"
+    )
     /// `--public` of `codegen`.
     public static let codegenPublic = OptionSpec("public", help: "Declare the generated types public")
 }
@@ -63,7 +71,9 @@ extension OptionSpec {
 /// Writes generated text to a file, leaving an identical file alone so that builds do not redo work.
 enum GeneratedFile {
     /// Writes `text` to `directory/name`; returns the path and whether the file changed.
-    static func write(_ text: String, to directory: String, name: String) throws(NotifyctlError) -> (
+    static func write(
+        _ text: String, to directory: String, name: String
+    ) throws(NotifyctlError) -> (
         path: String, changed: Bool
     ) {
         let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name)

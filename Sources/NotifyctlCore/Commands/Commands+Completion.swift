@@ -6,6 +6,7 @@ extension Command {
         arguments: [ArgumentSpec("SHELL", help: "The shell: bash")],
         discussion: """
             Completes command names, options, option values (formats, files, directories) and file arguments.
+            The script is made from notifyctl's own command table, so it knows every command of this version.
               source <(notifyctl completion bash)                      this shell only
               notifyctl completion bash > /usr/share/bash-completion/completions/notifyctl
             """,

@@ -1,4 +1,5 @@
 import CoordinatorGraph
+import JSON
 
 /// `graph CONFIG --format dot|mermaid|tree`: the coordinator graph as a picture or a tree.
 extension Command {
@@ -8,9 +9,9 @@ extension Command {
         arguments: [ArgumentSpec("CONFIG", help: "The config file (YAML or JSON), e.g. config/shop.yaml")],
         options: [.graphFormat],
         discussion: """
-            Shows each coordinator with its kind, how it runs under its parents (tab, root, presents, starts), its \
-            pages with their link patterns and back pages, its gates (requires) with an edge to each provider, and \
-            what finishing it provides.
+            Shows each coordinator with its kind, how it runs under its parents (tab, root, presents, starts),
+            its pages with their link patterns and back pages, its gates (requires) with an edge to each
+            provider, and what finishing it provides. With --json, the graph as notifyd's GetGraph returns it.
               notifyctl graph config/shop.yaml                       a tree (coloured on a terminal)
               notifyctl graph config/shop.yaml --format dot | dot -Tpng -o shop-graph.png
               notifyctl graph config/shop.yaml --format mermaid      paste into a ```mermaid block
@@ -19,6 +20,10 @@ extension Command {
     ) { invocation, context throws(NotifyctlError) in
         let loaded = try OfflineConfig.load(invocation.arguments[0], context: context)
         for warning in loaded.warnings { context.warn(warning.description) }
+        if invocation.wantsJSON {
+            context.print(loaded.graph.json.prettyPrinted() + "\n")
+            return .success
+        }
         let format = invocation.value(.graphFormat).flatMap(GraphRenderer.Format.init(rawValue:)) ?? .tree
         context.print(GraphRenderer(graph: loaded.graph).render(format, style: context.style))
         return .success

@@ -1,5 +1,5 @@
 /// A bash completion script for a command table: command names, each command's options, option values (choices,
-/// files for `PATH`, directories for `DIR`) and positional arguments (files for `FILE` and `CONFIG`, the words of
+/// files for `PATH` and `CONFIG`, directories for `DIR`) and positional arguments (files for `FILE` and `CONFIG`, the words of
 /// `LANGUAGE` and `SHELL`).
 ///
 /// The script is generated from the same table the parser uses, so it cannot fall behind the commands.
@@ -27,7 +27,7 @@ public struct BashCompletion: Sendable {
         case .choice(_, let choices): return "words \"\(choices.joined(separator: " "))\""
         case .text(let placeholder):
             if placeholder == "DIR" { return "directories" }
-            if placeholder == "PATH" || placeholder == "FILE" { return "files" }
+            if ["PATH", "FILE", "CONFIG"].contains(placeholder) { return "files" }
             return nil
         }
     }
@@ -86,8 +86,8 @@ public struct BashCompletion: Sendable {
                 }
             }
         }
-        for (pattern, completion) in Self.grouped(valueCases) {
-            out += "        \(pattern)) _notifyctl_complete \(Self.insertingPrefix(completion)) ;;\n"
+        for (patterns, completion) in Self.grouped(valueCases) {
+            out += Self.caseLines(patterns, action: "_notifyctl_complete " + Self.insertingPrefix(completion))
         }
         out += """
                 esac
@@ -123,8 +123,8 @@ public struct BashCompletion: Sendable {
                 }
             }
         }
-        for (pattern, completion) in Self.grouped(argumentCases) {
-            out += "        \(pattern)) _notifyctl_complete \(Self.insertingPrefix(completion)) ;;\n"
+        for (patterns, completion) in Self.grouped(argumentCases) {
+            out += Self.caseLines(patterns, action: "_notifyctl_complete " + Self.insertingPrefix(completion))
         }
         out += """
                 esac
@@ -204,15 +204,15 @@ public struct BashCompletion: Sendable {
         return out
     }
 
-    /// Patterns with the same completion joined with `|`, in first-seen order.
-    static func grouped(_ cases: [(String, String)]) -> [(String, String)] {
+    /// The patterns of each completion, completions in first-seen order.
+    static func grouped(_ cases: [(String, String)]) -> [([String], String)] {
         var order: [String] = []
         var patterns: [String: [String]] = [:]
         for (pattern, completion) in cases {
             if patterns[completion] == nil { order.append(completion) }
             patterns[completion, default: []].append(pattern)
         }
-        return order.map { (patterns[$0, default: []].joined(separator: " | "), $0) }
+        return order.map { (patterns[$0, default: []], $0) }
     }
 
     /// `words "a b"` → `words "$3" "a b"`; `files` → `files "$3"`.

@@ -37,7 +37,8 @@ extension GraphRenderer {
             var attributes = ["label=\(Self.dotID(edge.label))"]
             if edge.isRoot { attributes.append("style=bold") }
             if graph.coordinator(edge.child)?.kind == .modal { attributes.append("arrowhead=empty") }
-            out += "    \(Self.dotID(edge.parent)) -> \(Self.dotID(edge.child)) [\(attributes.joined(separator: ", "))];\n"
+            out +=
+                "    \(Self.dotID(edge.parent)) -> \(Self.dotID(edge.child)) [\(attributes.joined(separator: ", "))];\n"
         }
         let gates = self.gates
         if !gates.isEmpty {
@@ -55,7 +56,8 @@ extension GraphRenderer {
     /// One coordinator as an HTML-like table.
     func node(_ coordinator: Coordinator) -> String {
         let (fill, border) = Self.colours(coordinator.kind)
-        let style = coordinator.kind == .modal ? " STYLE=\"dashed\"" : coordinator.kind == .flow ? " STYLE=\"rounded\"" : ""
+        let style =
+            coordinator.kind == .modal ? " STYLE=\"dashed\"" : coordinator.kind == .flow ? " STYLE=\"rounded\"" : ""
         var rows: [String] = []
         rows.append(
             "<TR><TD ALIGN=\"LEFT\" COLSPAN=\"2\"><B>\(Self.html(coordinator.name))</B> "
