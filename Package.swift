@@ -51,7 +51,10 @@ let package = Package(
             dependencies: ["NotifyctlCore", "CoordinatorGraph", "DeepLink", "Varlink", "JSON"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "NotifyDaemonTests", dependencies: ["NotifyDaemon", "Varlink", "JSON", "CoordinatorGraph", "DeepLink"]),
+        .testTarget(
+            name: "NotifyDaemonTests",
+            dependencies: ["NotifyDaemon", "Varlink", "JSON", "CoordinatorGraph", "DeepLink"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
