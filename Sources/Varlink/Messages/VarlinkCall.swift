@@ -52,15 +52,7 @@ extension VarlinkCall {
     ///
     /// - Throws: ``VarlinkProtocolError`` naming the first violation.
     public init(frame: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) throws(VarlinkProtocolError) {
-        let value: JSON
-        do {
-            value = try JSON.parse(frame, maxDepth: maxDepth)
-        } catch {
-            throw VarlinkProtocolError(.invalidJSON, "a varlink message must be one JSON object", cause: error)
-        }
-        guard case .object(let object) = value else {
-            throw VarlinkProtocolError(.notAnObject, "a varlink call must be a JSON object, not \(value.kindName)")
-        }
+        let object = try VarlinkProtocolError.object(in: frame, maxDepth: maxDepth, kind: "call")
         var method: String?
         var parameters = JSONObject()
         var flags = (oneway: false, more: false, upgrade: false)

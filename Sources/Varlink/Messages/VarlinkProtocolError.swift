@@ -51,3 +51,23 @@ public struct VarlinkProtocolError: Error, Sendable, Hashable, CustomStringConve
         return "varlink protocol violation (\(code.rawValue)): \(message)"
     }
 }
+
+extension VarlinkProtocolError {
+    /// The JSON object a frame holds, for decoding a call or a reply (`kind` names which in errors).
+    static func object(
+        in frame: UnsafeRawBufferPointer, maxDepth: Int, kind: String
+    ) throws(VarlinkProtocolError)
+        -> JSONObject
+    {
+        let value: JSON
+        do {
+            value = try JSON.parse(frame, maxDepth: maxDepth)
+        } catch {
+            throw VarlinkProtocolError(.invalidJSON, "a varlink message must be one JSON object", cause: error)
+        }
+        guard case .object(let object) = value else {
+            throw VarlinkProtocolError(.notAnObject, "a varlink \(kind) must be a JSON object, not \(value.kindName)")
+        }
+        return object
+    }
+}
