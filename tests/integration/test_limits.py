@@ -3,6 +3,7 @@ import json
 import os
 import signal
 import socket
+import threading
 
 import pytest
 
@@ -118,12 +119,29 @@ def test_oneway_calls_get_no_reply(daemon):
 
 def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):
     d = make_daemon().start()
-    with Raw(d.socket, timeout=30) as raw:
+    with Raw(d.socket, timeout=60) as raw:
         raw.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        count = 3000
-        raw.send(b"".join(resolve(f"shop://offers/N{i}") for i in range(count)))
+        # Far more replies than the daemon queues for one connection (1 MiB) plus what the kernel buffers:
+        # the daemon must stop reading this client, so the sender blocks until the client reads.
+        count = 12000
+        data = b"".join(resolve(f"shop://offers/N{i}") for i in range(count))
+        sent = threading.Event()
+        failure = []
+
+        def send():
+            try:
+                raw.send(data)
+            except OSError as error:
+                failure.append(error)
+            sent.set()
+
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
         assert d.alive_and_answering()  # another client is served meanwhile
+        assert not sent.wait(1.0), "the daemon kept reading a client whose replies were not being read"
         got = [raw.recv()["parameters"]["decision"]["page"]["arguments"]["id"] for _ in range(count)]
+        sender.join(30)
+    assert not failure
     assert got == [f"N{i}" for i in range(count)]
 
 
