@@ -29,7 +29,7 @@ deps:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@for p in $(PIP_PACKAGES); do \
-	    python3 -c "import $$p" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore $$p; \
+	    python3 -m pip show -q $$p >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore $$p; \
 	done
 
 build: deps

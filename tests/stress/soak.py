@@ -90,7 +90,9 @@ def main():
                         help="acknowledged decisions looked up at the end, a random sample (0 = all)")
     args = parser.parse_args()
     raise_fd_limit(4096)
-    d = Daemon().start()
+    # The history keeps every decision of the run (the default keeps the newest 100,000 and prunes the rest), so each
+    # acknowledged one can be looked up at the end.
+    d = Daemon(["--history-limit", str(max(100_000, args.requests))]).start()
     try:
         assert d.answers()
         pid = d.pid

@@ -29,6 +29,8 @@ final class ClientConnection {
     var monitorMore = false
     /// Reading stopped because the client does not read its replies.
     var readPaused = false
+    /// Frames are still buffered after this turn's budget; the server continues on its next turn.
+    var backlogged = false
     /// Close once queued output is written (protocol error, shutdown, end of stream).
     var closeAfterFlush = false
     /// The peer shut down its sending side.

@@ -28,6 +28,15 @@ final class Server {
     private var nextConnectionID: UInt64 = 0
     private let outbox = Outbox()
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Connections that used their frame budget with frames still buffered, in the order they ran out.
+    private var backlog: [ClientConnection] = []
+    private var backlogTurnScheduled = false
+    /// The listening socket reported a waiting client during this batch.
+    private var acceptReady = false
+
+    /// Frames one connection may have handled per turn of the loop before the others get theirs: a client
+    /// pipelining thousands of requests shares the loop with a client sending one.
+    static let framesPerTurn = 64
 
     /// Connections accepted since start.
     private(set) var acceptedTotal = 0
@@ -48,8 +57,16 @@ final class Server {
 
     /// Starts accepting, the idle sweep, and the end-of-batch commit and flush.
     func start() throws(Errno) {
-        try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptAll() }
-        loop.afterEachBatch { [unowned self] in endBatch() }
+        try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptReady = true }
+        loop.afterEachBatch { [unowned self] in
+            endBatch()
+            // Accepting after the batch's closes: a client that hung up and reconnects at once is not refused
+            // at a connection cap for the connection it just closed.
+            if acceptReady {
+                acceptReady = false
+                acceptAll()
+            }
+        }
         loop.schedule(after: 1_000_000_000, repeating: true) { [unowned self] in closeIdleConnections() }
     }
 
@@ -69,23 +86,26 @@ final class Server {
                 return
             }
             guard let fd else { return }
-            admit(fd)
+            // After a refusal the rest wait for the next turn, whose hang-ups are handled before accepting: a
+            // client that closed a connection and opened another is not refused for the one it closed.
+            guard admit(fd) else { return }
         }
     }
 
-    private func admit(_ fd: Int32) {
+    /// Takes `fd` as a client connection; false when a connection cap refused it.
+    private func admit(_ fd: Int32) -> Bool {
         let peer: PeerCredentials
         do {
             peer = try Sys.peerCredentials(fd)
         } catch {
             Sys.close(fd)
-            return
+            return true
         }
         let perUID = connectionsPerUID[peer.uid, default: 0]
         guard connections.count < settings.maxConnections, perUID < settings.maxConnectionsPerUID else {
             refusedTotal += 1
             Sys.close(fd)
-            return
+            return false
         }
         nextConnectionID += 1
         let connection = ClientConnection(
@@ -97,11 +117,12 @@ final class Server {
             }
         } catch {
             Sys.close(fd)
-            return
+            return true
         }
         connections[fd] = connection
         connectionsPerUID[peer.uid] = perUID + 1
         acceptedTotal += 1
+        return true
     }
 
     // MARK: reading
@@ -121,9 +142,13 @@ final class Server {
     }
 
     private func readable(_ connection: ClientConnection) {
+        // A backlogged connection reads again once its buffered frames are handled; the kernel holds the rest.
+        guard !connection.backlogged else { return }
         connection.lastActivity = Sys.monotonicNanoseconds()
         var reads = 0
-        while reads < 4, !connection.closeAfterFlush, connection.queuedBytes < settings.maxOutputBytes {
+        while reads < 4, !connection.backlogged, !connection.closeAfterFlush,
+            connection.queuedBytes < settings.maxOutputBytes
+        {
             reads += 1
             let n: Int?
             do {
@@ -153,9 +178,16 @@ final class Server {
         }
     }
 
-    /// Handles buffered frames until none is left or the client's queued replies reach the output bound.
+    /// Handles buffered frames until none is left, the client's queued replies reach the output bound, or the
+    /// connection used its ``framesPerTurn``; in the last case it joins the backlog for the next turn.
     private func processFrames(_ connection: ClientConnection) {
+        var budget = Self.framesPerTurn
         while !connection.closeAfterFlush, connection.queuedBytes < settings.maxOutputBytes {
+            if budget == 0 {
+                deferToNextTurn(connection)
+                return
+            }
+            budget -= 1
             let frame: ArraySlice<UInt8>?
             do {
                 frame = try connection.decoder.nextFrame()
@@ -172,6 +204,29 @@ final class Server {
                 return
             }
             handler.handle(call, from: connection, outbox: outbox)
+        }
+    }
+
+    /// Queues `connection` to continue with its buffered frames after every other ready connection had its turn.
+    private func deferToNextTurn(_ connection: ClientConnection) {
+        guard !connection.backlogged else { return }
+        connection.backlogged = true
+        backlog.append(connection)
+        guard !backlogTurnScheduled else { return }
+        backlogTurnScheduled = true
+        // Due at once: the loop polls without waiting, handles whatever became ready, then this.
+        loop.schedule(after: 0) { [unowned self] in runBacklog() }
+    }
+
+    private func runBacklog() {
+        backlogTurnScheduled = false
+        let waiting = backlog
+        backlog.removeAll(keepingCapacity: true)
+        for connection in waiting where !connection.closed {
+            connection.backlogged = false
+            guard !connection.readPaused else { continue }  // resumed by `writable` once the client reads
+            processFrames(connection)
+            if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
         }
     }
 
@@ -232,7 +287,9 @@ final class Server {
             changed = true
         }
         if changed { updateInterest(connection) }
-        if !connection.readPaused, connection.decoder.bufferedByteCount > 0, pending < settings.maxOutputBytes {
+        if !connection.readPaused, !connection.backlogged, connection.decoder.bufferedByteCount > 0,
+            pending < settings.maxOutputBytes
+        {
             // Frames that arrived while reading was paused.
             processFrames(connection)
             if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
@@ -275,6 +332,11 @@ final class Server {
 
     /// Writes what is queued (waiting at most `timeoutMilliseconds` in all), then closes every connection.
     func finish(timeoutMilliseconds: Int) {
+        // Calls already read are answered: the backlog is worked off (nothing more is read).
+        while !backlog.isEmpty {
+            runBacklog()
+            endBatch()
+        }
         endBatch()
         let deadline = Sys.monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         var waiting = connections.values.filter { $0.pendingOutputBytes > 0 }
