@@ -63,7 +63,9 @@ private func storeRun(parent: String, label: String, total: Int, batch: Int, wit
         // is serializing and inserting them, so they are made before the clock starts.
         var generator = SplitMix64(seed: 0x6E6F_7469_6679_64)
         let ids = (0..<total).map { n in randomUUID(&generator, orderedBy: orderedIDs ? UInt64(n) : nil) }
-        let decisions = (0..<1_024).map { sampleDecision(id: ids[$0 % total], device: "device-\($0 % 1_000)") }
+        let decisions = (0..<1_024).map {
+            JSONText(sampleDecision(id: ids[$0 % total], device: "device-\($0 % 1_000)"))
+        }
         var writes: [StoreWrite] = []
         writes.reserveCapacity(batch * 2)
         var commits = 0

@@ -20,6 +20,51 @@ extension Decision {
         return .object(object)
     }
 
+    /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSON.writeMember("id", id, first: true, into: &out)
+        JSON.writeMember("device", device, into: &out)
+        JSON.writeMember("outcome", outcome.rawValue, into: &out)
+        JSON.writeRaw(",\"source\":", into: &out)
+        if let source { source.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
+        JSON.writeRaw(",\"page\":", into: &out)
+        page.writeJSON(into: &out)
+        JSON.writeRaw(",\"path\":", into: &out)
+        Decision.writeStrings(path, into: &out)
+        JSON.writeRaw(",\"steps\":[", into: &out)
+        for (i, step) in steps.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            step.writeJSON(into: &out)
+        }
+        JSON.writeRaw("],\"pending\":", into: &out)
+        if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
+        if let trace {
+            JSON.writeRaw(",\"trace\":", into: &out)
+            Decision.writeStrings(trace, into: &out)
+        }
+        JSON.writeRaw(",\"createdAt\":\"", into: &out)
+        createdAt.writeRFC3339(into: &out)
+        JSON.writeRaw("\"}", into: &out)
+    }
+
+    /// The text of ``json``.
+    public var jsonText: JSONText {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        writeJSON(into: &bytes)
+        return JSONText(bytes: bytes)
+    }
+
+    static func writeStrings(_ strings: [String], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (i, s) in strings.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(s, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
     /// Reads a decision written by ``json``.
     ///
     /// With a `graph`, pages are checked and typed against it (and each step's ``Step/pageValue`` is filled, so
@@ -89,6 +134,15 @@ extension DecisionSource {
             ]))
     }
 
+    /// Appends the text of ``json`` without building it.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSON.writeMember("format", format, first: true, into: &out)
+        JSON.writeMember("field", field, into: &out)
+        JSON.writeMember("link", link, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// Reads `{"format", "field", "link"}`; `link` may be absent or `null`.
     public init(json: JSON, at path: String = "$") throws(JSONDecodeError) {
         let object = try JSONReader.object(json, at: path)
@@ -112,6 +166,17 @@ extension Step {
         if let parent { object.appendDistinct("parent", .string(parent)) }
         if let page { object.appendDistinct("page", .string(page)) }
         return .object(object)
+    }
+
+    /// Appends the text of ``json`` without building it.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSON.writeMember("action", action.rawValue, first: true, into: &out)
+        JSON.writeMember("coordinator", coordinator, into: &out)
+        if let child { JSON.writeMember("child", child, into: &out) }
+        if let parent { JSON.writeMember("parent", parent, into: &out) }
+        if let page { JSON.writeMember("page", page, into: &out) }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Reads a step; with a `graph`, the page description is parsed and typed into ``pageValue``.

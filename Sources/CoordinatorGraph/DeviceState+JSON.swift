@@ -143,6 +143,17 @@ extension Pending {
         ])
     }
 
+    /// Appends the text of ``json`` without building it.
+    public func writeJSON(into out: inout [UInt8]) {
+        JSON.writeRaw("{\"page\":", into: &out)
+        page.writeJSON(into: &out)
+        JSON.writeMember("gate", gate, into: &out)
+        JSON.writeMember("condition", condition, into: &out)
+        JSON.writeRaw(",\"expiresAt\":\"", into: &out)
+        expiresAt.writeRFC3339(into: &out)
+        JSON.writeRaw("\"}", into: &out)
+    }
+
     /// Reads a pending page, checking the page and the gate against `graph`; `path` names the object in error
     /// messages (`$.pending`).
     public init(json: JSON, graph: Graph, at path: String = "$") throws(JSONDecodeError) {

@@ -27,12 +27,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     ///
     /// Years outside 0000–9999 are written with as many digits as they need (and a sign when negative).
     public var rfc3339: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        writeRFC3339(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``rfc3339`` as UTF-8.
+    public func writeRFC3339(into out: inout [UInt8]) {
         let ms = millisecondsSince1970
         let days = floorDivide(ms, 86_400_000)
         let msOfDay = ms - days * 86_400_000
         let (year, month, day) = Timestamp.civil(fromDays: days)
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
         if year < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(abs(year), width: 4, into: &out)
         out.append(UInt8(ascii: "-"))
@@ -48,7 +54,6 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         out.append(UInt8(ascii: "."))
         appendDigits(msOfDay % 1000, width: 3, into: &out)
         out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
@@ -146,13 +151,22 @@ private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }
 
+/// Appends the decimal digits of a non-negative `value`, zero-padded to `width`.
 private func appendDigits(_ value: Int64, width: Int, into out: inout [UInt8]) {
-    var digits: [UInt8] = []
+    var count = 1
+    var bound: Int64 = 10
+    while count < 19, value >= bound {
+        count += 1
+        bound &*= 10
+    }
+    for _ in count..<max(width, count) { out.append(UInt8(ascii: "0")) }
+    let start = out.count
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
     var v = value
-    repeat {
-        digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+    var i = start + count - 1
+    while i >= start {
+        out[i] = UInt8(ascii: "0") + UInt8(v % 10)
         v /= 10
-    } while v > 0
-    for _ in digits.count..<max(width, digits.count) { out.append(UInt8(ascii: "0")) }
-    out.append(contentsOf: digits.reversed())
+        i -= 1
+    }
 }

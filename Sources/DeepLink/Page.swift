@@ -103,6 +103,51 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Appends the text of ``json`` without building it.
+    public func writeJSON(into out: inout [UInt8]) {
+        switch self {
+        case .string(let s): JSON.writeString(s, into: &out)
+        case .int(let i): JSON.writeInt(i, into: &out)
+        case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
+        case .uuid(let u): JSON.writeString(u.uuidString, into: &out)
+        case .enumCase(let c): JSON.writeString(c, into: &out)
+        }
+    }
+
+    /// Appends ``description`` as UTF-8.
+    public func writeDescription(into out: inout [UInt8]) {
+        switch self {
+        case .string(let s): Value.writeSwiftStringLiteral(s, into: &out)
+        case .int(let i): JSON.writeInt(i, into: &out)
+        case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
+        case .uuid(let u): Value.writeSwiftStringLiteral(u.uuidString, into: &out)
+        case .enumCase(let c):
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: c.utf8)
+        }
+    }
+
+    /// Appends ``swiftStringLiteral(_:)`` of `s` as UTF-8 (the escapes are all ASCII, so bytes map one by one).
+    static func writeSwiftStringLiteral(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case 0x0A: JSON.writeRaw("\\n", into: &out)
+            case 0x0D: JSON.writeRaw("\\r", into: &out)
+            case 0x09: JSON.writeRaw("\\t", into: &out)
+            case 0x00..<0x20, 0x7F:
+                JSON.writeRaw("\\u{", into: &out)
+                out.append(contentsOf: String(byte, radix: 16).utf8)
+                out.append(UInt8(ascii: "}"))
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     static func swiftStringLiteral(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -206,7 +251,26 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     /// Swift-like rendering: `cart.offer(id: "SUMMER")`, or `catalog.home` without arguments.
     public var description: String {
         guard !arguments.isEmpty else { return id.description }
-        return id.description + "(" + arguments.map { "\($0.label): \($0.value)" }.joined(separator: ", ") + ")"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        writeDescription(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``description`` as UTF-8.
+    public func writeDescription(into out: inout [UInt8]) {
+        out.append(contentsOf: id.coordinator.utf8)
+        out.append(UInt8(ascii: "."))
+        out.append(contentsOf: id.name.utf8)
+        guard !arguments.isEmpty else { return }
+        out.append(UInt8(ascii: "("))
+        for (i, argument) in arguments.enumerated() {
+            if i > 0 { JSON.writeRaw(", ", into: &out) }
+            out.append(contentsOf: argument.label.utf8)
+            JSON.writeRaw(": ", into: &out)
+            argument.value.writeDescription(into: &out)
+        }
+        out.append(UInt8(ascii: ")"))
     }
 
     /// The page object of the decision contract: `{"id", "arguments", "description"}`.
@@ -214,5 +278,24 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
         var args = JSONObject()
         for a in arguments { args[a.label] = a.value.json }
         return .object(["id": .string(id.description), "arguments": .object(args), "description": .string(description)])
+    }
+
+    /// Appends the text of ``json`` without building it.
+    public func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        JSON.writeMember("id", id.description, first: true, into: &out)
+        JSON.writeRaw(",\"arguments\":{", into: &out)
+        for (i, argument) in arguments.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(argument.label, into: &out)
+            out.append(UInt8(ascii: ":"))
+            argument.value.writeJSON(into: &out)
+        }
+        JSON.writeRaw("},\"description\":", into: &out)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        writeDescription(into: &text)
+        text.withUnsafeBufferPointer { JSON.writeString(utf8: $0, into: &out) }
+        out.append(UInt8(ascii: "}"))
     }
 }

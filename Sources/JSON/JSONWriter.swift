@@ -5,23 +5,21 @@ extension JSON {
     /// written as UTF-8. Object keys keep their order.
     public func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .null: JSON.writeRaw("null", into: &out)
         case .bool(let b):
-            b
-                ? out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-                : out.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+            b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
         case .double(let d):
             if d.isFinite {
                 if d.rounded() == d, abs(d) < 1e15 {
                     if d == 0, d.sign == .minus { out.append(UInt8(ascii: "-")) }
                     JSON.writeInt(Int(d), into: &out)
-                    out.append(contentsOf: [0x2E, 0x30])
+                    JSON.writeRaw(".0", into: &out)
                 } else {
                     out.append(contentsOf: d.description.utf8)
                 }
             } else {
-                out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+                JSON.writeRaw("null", into: &out)
             }
         case .string(let s): JSON.writeString(s, into: &out)
         case .array(let a):
@@ -94,7 +92,8 @@ extension JSON {
         }
     }
 
-    static func writeInt(_ value: Int, into out: inout [UInt8]) {
+    /// Appends `value` in decimal.
+    public static func writeInt(_ value: Int, into out: inout [UInt8]) {
         if value == 0 {
             out.append(UInt8(ascii: "0"))
             return
@@ -120,32 +119,82 @@ extension JSON {
 
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Appends literal text (punctuation, `null`, …) without allocating.
+    @inline(__always)
+    public static func writeRaw(_ text: StaticString, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `"key":` (a member name and its colon) for writers that emit objects of fixed shape.
+    @inline(__always)
+    public static func writeKey(_ key: StaticString, into out: inout [UInt8]) {
+        out.append(0x22)
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(0x22)
+        out.append(0x3A)
+    }
+
+    /// Appends a string member, `,"key":"value"` (`null` for `nil`; no leading comma when `first`), for writers
+    /// that emit objects of fixed shape.
+    public static func writeMember(_ key: StaticString, _ value: String?, first: Bool = false, into out: inout [UInt8])
+    {
+        if !first { out.append(UInt8(ascii: ",")) }
+        writeKey(key, into: &out)
+        writeString(value, into: &out)
+    }
+
+    /// Appends `s` as a quoted JSON string, or `null` when it is `nil`.
+    public static func writeString(_ s: String?, into out: inout [UInt8]) {
+        guard let s else {
+            writeRaw("null", into: &out)
+            return
+        }
+        writeString(s, into: &out)
+    }
+
     /// Appends `s` as a quoted JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { bytes in
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                runStart = i + 1
-                switch b {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0xF)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        out.append(0x22)
+        if let done = s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) {
+            _ = done
+        } else {
+            var copy = s
+            copy.withUTF8 { writeEscaped($0, into: &out) }
         }
-        out.append(UInt8(ascii: "\""))
+        out.append(0x22)
+    }
+
+    /// Appends UTF-8 `bytes` as a quoted JSON string.
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(0x22)
+        writeEscaped(bytes, into: &out)
+        out.append(0x22)
+    }
+
+    /// Appends UTF-8 `bytes` with the escapes of a JSON string, without quotes: runs that need none are copied whole.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        for i in 0..<bytes.count {
+            let b = bytes[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            runStart = i + 1
+            out.append(0x5C)
+            switch b {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            default:
+                out.append(UInt8(ascii: "u"))
+                out.append(0x30)
+                out.append(0x30)
+                out.append(hexDigits[Int(b >> 4)])
+                out.append(hexDigits[Int(b & 0xF)])
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
 }
 
@@ -170,5 +219,30 @@ extension JSONObject {
     public mutating func appendDistinct(_ key: String, _ value: JSON) {
         assert(self[key] == nil, "repeated key \(key)")
         appendUnchecked(key, value)
+    }
+}
+
+/// The compact text of one JSON value, kept as bytes: written once on a hot path, spliced into replies and stored
+/// as is, parsed only when someone reads it back.
+public struct JSONText: Sendable, Hashable {
+    /// The UTF-8 text.
+    public var bytes: [UInt8]
+
+    /// Text someone else serialized; it must be one complete JSON value.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The compact text of `value`.
+    public init(_ value: JSON) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        value.write(into: &bytes)
+        self.bytes = bytes
+    }
+
+    /// The value the text holds.
+    public func parsed() throws(JSONError) -> JSON {
+        try JSON.parse(bytes)
     }
 }

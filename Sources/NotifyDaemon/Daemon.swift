@@ -125,6 +125,10 @@ public enum NotifyDaemon {
 
         do {
             try server.start()
+            // The journal's writer is woken once a batch's replies are written, not for every entry: formatting
+            // entries stays off the clients' round trip, and a busy batch costs one wake-up.
+            journal.wakesPerBatch = true
+            loop.afterEachBatch { journal.wakeWriter() }
             let signalFD = try Sys.signalDescriptor(signals)
             try loop.register(signalFD, events: Poll.input) { _ in
                 while let signal = try? Sys.readSignal(signalFD) {

@@ -17,6 +17,8 @@ extension Journal {
     /// Unicode line and paragraph separators, and `\\` for a backslash (so the escaping reads back
     /// unambiguously).
     public static func escape(_ text: String) -> String {
+        // Printable ASCII without a backslash (nearly every value) needs no look at the scalars.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
@@ -32,26 +34,6 @@ extension Journal {
             }
         }
         return out
-    }
-
-    /// A console value: escaped, and quoted (`"…"`, inner quotes as `\"`) when empty or holding a
-    /// space, a quote or `=`, so `key=value` pairs cannot be forged.
-    static func consoleValue(_ value: String) -> String {
-        let escaped = escape(value)
-        guard escaped.isEmpty || escaped.utf8.contains(where: { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }) else {
-            return escaped
-        }
-        var out = "\""
-        for character in escaped.unicodeScalars {
-            if character == "\"" { out += "\\\"" } else { out.unicodeScalars.append(character) }
-        }
-        return out + "\""
-    }
-
-    /// The console key for a journal field: lowercase, without the `NOTIFYD_` prefix.
-    static func consoleKey(_ name: String) -> String {
-        let bare = name.hasPrefix("NOTIFYD_") ? String(name.dropFirst("NOTIFYD_".count)) : name
-        return bare.lowercased()
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -71,13 +53,25 @@ extension Journal {
 }
 
 extension JournalEntry {
+    /// True for a field the caller may send: a valid name that notifyd does not set itself.
+    static func isAccepted(_ name: String) -> Bool {
+        guard Journal.isValidFieldName(name) else { return false }
+        // Every reserved name starts with C, M, P or S: the set is consulted only for those.
+        switch name.utf8.first {
+        case UInt8(ascii: "C"), UInt8(ascii: "M"), UInt8(ascii: "P"), UInt8(ascii: "S"):
+            return !Journal.reservedFieldNames.contains(name)
+        default:
+            return true
+        }
+    }
+
     /// The caller's fields that may be sent: valid names, not reserved.
     var acceptedFields: [(String, String)] {
-        fields.filter { Journal.isValidFieldName($0.0) && !Journal.reservedFieldNames.contains($0.0) }
+        fields.allSatisfy({ Self.isAccepted($0.0) }) ? fields : fields.filter { Self.isAccepted($0.0) }
     }
 
     /// How many of the caller's fields are left out.
-    var invalidFieldCount: Int { fields.count - acceptedFields.count }
+    var invalidFieldCount: Int { fields.reduce(0) { $0 + (Self.isAccepted($1.0) ? 0 : 1) } }
 
     /// The `NAME=value` fields for journald's native protocol, values escaped.
     func journalFields(identifier: String) -> [String] {
@@ -93,10 +87,50 @@ extension JournalEntry {
 
     /// One console line, newline-terminated: `notifyd[pid]: message key=value …`.
     func consoleLine(identifier: String, pid: Int32) -> String {
-        var line = "\(identifier)[\(pid)]: " + Journal.escape(message)
-        for (name, value) in acceptedFields {
-            line += " " + Journal.consoleKey(name) + "=" + Journal.consoleValue(value)
+        var bytes: [UInt8] = []
+        writeConsoleLine(identifier: identifier, pid: pid, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``consoleLine(identifier:pid:)`` as UTF-8, built on bytes: printable ASCII values (nearly all)
+    /// are copied as they are.
+    func writeConsoleLine(identifier: String, pid: Int32, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + 256)
+        out.append(contentsOf: identifier.utf8)
+        out.append(UInt8(ascii: "["))
+        out.append(contentsOf: String(pid).utf8)
+        out.append(contentsOf: "]: ".utf8)
+        Self.writeEscaped(message, into: &out)
+        for (name, value) in fields where Self.isAccepted(name) {
+            out.append(UInt8(ascii: " "))
+            var key = Substring(name).utf8
+            if key.starts(with: "NOTIFYD_".utf8) { key = key.dropFirst(8) }
+            for byte in key { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+            out.append(UInt8(ascii: "="))
+            let quoted = value.isEmpty || value.utf8.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
+            guard quoted else {
+                Self.writeEscaped(value, into: &out)
+                continue
+            }
+            // Escaping adds no spaces, quotes or `=`: what the raw value has decides the quoting.
+            out.append(UInt8(ascii: "\""))
+            var escaped: [UInt8] = []
+            Self.writeEscaped(value, into: &escaped)
+            for byte in escaped {
+                if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
         }
-        return line + "\n"
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends ``Journal/escape(_:)`` of `text`.
+    private static func writeEscaped(_ text: String, into out: inout [UInt8]) {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
+            out.append(contentsOf: text.utf8)
+        } else {
+            out.append(contentsOf: Journal.escape(text).utf8)
+        }
     }
 }

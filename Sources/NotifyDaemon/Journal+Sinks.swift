@@ -17,8 +17,9 @@ struct ConsoleSink: JournalSink {
     let descriptor: Int32
 
     func write(_ entry: JournalEntry) -> Bool {
-        var line = entry.consoleLine(identifier: identifier, pid: getpid())
-        return line.withUTF8 { bytes in
+        var line: [UInt8] = []
+        entry.writeConsoleLine(identifier: identifier, pid: getpid(), into: &line)
+        return line.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return true }
             var offset = 0
             while offset < bytes.count {

@@ -86,8 +86,21 @@ public final class Journal: Sendable {
     ) {
         guard target != .none else { return }
         queue.enqueue(
-            JournalEntry(
-                event: event, priority: priority, message: message, fields: fields,
+            QueuedEntry(
+                event: event, priority: priority, content: .text(message, fields),
+                fileID: fileID, line: line, function: function))
+    }
+
+    /// Queues one entry whose message and fields `details` renders on the writer thread: the caller pays for
+    /// copying `details`, not for formatting it (a decision journaled on the hot path).
+    public func log(
+        _ event: JournalEvent, priority: Priority, details: some JournalDetails,
+        fileID: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        guard target != .none else { return }
+        queue.enqueue(
+            QueuedEntry(
+                event: event, priority: priority, content: .details(details),
                 fileID: fileID, line: line, function: function))
     }
 
@@ -101,9 +114,55 @@ public final class Journal: Sendable {
     public func flush() {
         queue.flush()
     }
+
+    /// When true, ``log(_:priority:message:fields:fileID:line:function:)`` leaves the writer asleep until
+    /// ``wakeWriter()`` (or until a quarter of the queue is waiting); the event loop wakes it after each batch.
+    public var wakesPerBatch: Bool {
+        get { queue.wakesPerBatch }
+        set { queue.wakesPerBatch = newValue }
+    }
+
+    /// Wakes the writer when entries are waiting.
+    public func wakeWriter() {
+        queue.wakeWriter()
+    }
 }
 
-/// One queued entry, formatted on the writer thread.
+/// What an entry says, rendered on the journal's writer thread.
+public protocol JournalDetails: Sendable {
+    /// The `MESSAGE` and the extra `NAME=value` fields (see ``Journal/log(_:priority:message:fields:fileID:line:function:)``).
+    func render() -> (message: String, fields: [(String, String)])
+}
+
+/// One entry as queued: its text, or details still to render.
+struct QueuedEntry: Sendable {
+    enum Content: Sendable {
+        case text(String, [(String, String)])
+        case details(any JournalDetails)
+    }
+
+    var event: JournalEvent
+    var priority: Journal.Priority
+    var content: Content
+    var fileID: String
+    var line: Int
+    var function: String
+
+    /// The entry with its message and fields (rendered now for details).
+    func rendered() -> JournalEntry {
+        let message: String
+        let fields: [(String, String)]
+        switch content {
+        case .text(let m, let f): (message, fields) = (m, f)
+        case .details(let details): (message, fields) = details.render()
+        }
+        return JournalEntry(
+            event: event, priority: priority, message: message, fields: fields, fileID: fileID, line: line,
+            function: function)
+    }
+}
+
+/// One entry with its message and fields, as the sinks write it.
 struct JournalEntry: Sendable {
     var event: JournalEvent
     var priority: Journal.Priority
@@ -127,7 +186,7 @@ final class JournalQueue: @unchecked Sendable {
     private let progress = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let capacity: Int
     private let sink: any JournalSink
-    private var pending: [JournalEntry] = []
+    private var pending: [QueuedEntry] = []
     private var droppedSinceReport = 0
     private var stopping = false
     private var counters = Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0)
@@ -135,6 +194,7 @@ final class JournalQueue: @unchecked Sendable {
     private var reportsWritten = 0
     private var writerGone = false
     private var thread: pthread_t?
+    private var wakeDeferred = false
 
     init(capacity: Int, sink: any JournalSink) {
         self.capacity = capacity
@@ -171,7 +231,7 @@ final class JournalQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func enqueue(_ entry: JournalEntry) {
+    func enqueue(_ entry: QueuedEntry) {
         pthread_mutex_lock(mutex)
         if stopping || pending.count >= capacity {
             counters.dropped += 1
@@ -179,8 +239,28 @@ final class JournalQueue: @unchecked Sendable {
         } else {
             pending.append(entry)
             counters.logged += 1
-            if pending.count == 1 { pthread_cond_signal(wake) }
+            if !wakeDeferred ? pending.count == 1 : pending.count == capacity / 4 + 1 { pthread_cond_signal(wake) }
         }
+        pthread_mutex_unlock(mutex)
+    }
+
+    var wakesPerBatch: Bool {
+        get {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return wakeDeferred
+        }
+        set {
+            pthread_mutex_lock(mutex)
+            wakeDeferred = newValue
+            if !newValue, !pending.isEmpty { pthread_cond_signal(wake) }
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    func wakeWriter() {
+        pthread_mutex_lock(mutex)
+        if !pending.isEmpty { pthread_cond_signal(wake) }
         pthread_mutex_unlock(mutex)
     }
 
@@ -193,6 +273,7 @@ final class JournalQueue: @unchecked Sendable {
     /// Waits until the writer has written everything logged before the call.
     func flush() {
         pthread_mutex_lock(mutex)
+        if !pending.isEmpty { pthread_cond_signal(wake) }
         let target = counters.logged
         while counters.written - reportsWritten < target, thread != nil, !writerGone {
             pthread_cond_wait(progress, mutex)
@@ -215,7 +296,7 @@ final class JournalQueue: @unchecked Sendable {
         var all = sigset_t()
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
-        var batch: [JournalEntry] = []
+        var batch: [QueuedEntry] = []
         while true {
             pthread_mutex_lock(mutex)
             while pending.isEmpty, droppedSinceReport == 0, !stopping {
@@ -233,14 +314,19 @@ final class JournalQueue: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
 
             var failed = 0
-            for entry in batch where !sink.write(entry) { failed += 1 }
+            var invalidFields = 0
+            for queued in batch {
+                let entry = queued.rendered()
+                if !sink.write(entry) { failed += 1 }
+                invalidFields += entry.invalidFieldCount
+            }
             if dropped > 0, !sink.write(Self.droppedReport(dropped)) { failed += 1 }
 
             pthread_mutex_lock(mutex)
             counters.written += batch.count + (dropped > 0 ? 1 : 0)
             reportsWritten += dropped > 0 ? 1 : 0
             counters.failed += failed
-            counters.invalidFields += batch.reduce(0) { $0 + $1.invalidFieldCount }
+            counters.invalidFields += invalidFields
             batch.removeAll(keepingCapacity: true)
             pthread_cond_broadcast(progress)
             pthread_mutex_unlock(mutex)

@@ -199,6 +199,12 @@ final class SQLiteConnection {
         try check(rc, "bind a value")
     }
 
+    /// Binds JSON text as it is.
+    func bind(_ s: SQLiteStatement, _ index: Int32, json text: JSONText) throws(StoreError) {
+        let rc = text.bytes.withUnsafeBytes { bytes in bindText(s, index, bytes) }
+        try check(rc, "bind a value")
+    }
+
     /// Binds UTF-8 bytes that SQLite copies; an empty buffer binds "" (a null pointer would bind NULL).
     private func bindText(_ s: SQLiteStatement, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {

@@ -9,7 +9,7 @@ public enum StoreWrite: Sendable, Hashable {
     case state(device: String, state: JSON?, updatedMs: Int64)
     /// Records a routing decision in the history (DESIGN §3). A decision whose id is already
     /// stored is ignored: a recorded decision is never rewritten.
-    case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: String?, decision: JSON)
+    case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: String?, decision: JSONText)
     /// Deletes a device's navigation state and pending link; its past decisions stay in the
     /// bounded history.
     case forget(device: String)

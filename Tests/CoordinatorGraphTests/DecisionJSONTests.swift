@@ -68,6 +68,35 @@ import Testing
         #expect(S.resolver.apply(decoded, to: nil) == S.resolver.apply(original, to: nil))
     }
 
+    /// The byte writer the daemon replies with spells every decision exactly as the JSON tree does.
+    @Test(arguments: [
+        (Shop.p("catalog.filters", ["slug": .string("shoes"), "sort": .enumCase("rating")]), false),
+        (Shop.p("magazine.article", ["slug": .string("a \"quoted\"\\ slug\n\u{1}é€😀")]), true),
+        (Shop.p("account.order", ["id": .int(-42)]), false),
+        (Shop.p("account.order", ["id": .int(Int.max)]), true),
+        (Shop.p("cart.checkout"), true),
+        (Shop.p("cart.offer", ["id": .string("")]), false),
+    ])
+    func writerSpellsDecisionsAsTheTreeDoes(page: Page, explain: Bool) throws {
+        for state in [nil, try S.state(after: [S.p("catalog.home")], conditions: ["session"])] {
+            for at in [
+                S.t0, Timestamp(millisecondsSince1970: 0), Timestamp(millisecondsSince1970: -62_135_596_800_001),
+            ] {
+                var decision = try S.resolve(page, state, at: at, explain: explain).decision
+                for source in [
+                    nil, DecisionSource(format: "fcm", field: "data.link", link: nil),
+                    DecisionSource(format: "apns", field: "deeplink", link: "shop://x?q=\"1\""),
+                ] {
+                    decision.source = source
+                    decision.device = source == nil ? nil : "dev\u{7f}-1"
+                    var tree: [UInt8] = []
+                    decision.json.write(into: &tree)
+                    #expect(decision.jsonText.bytes == tree, "\(String(decoding: tree, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
     @Test func decisionDecodedWithoutAGraphKeepsEnumCasesAndDescriptions() throws {
         let page = S.p("catalog.filters", ["slug": .string("shoes"), "sort": .enumCase("rating")])
         let original = try S.resolve(page, nil).decision

@@ -86,11 +86,11 @@ import Testing
 }
 
 @Suite struct RecentDecisionsTests {
-    @Test func keepsTheNewestAndFindsById() {
+    @Test func keepsTheNewestAndFindsById() throws {
         var recent = RecentDecisions(capacity: 3)
-        for i in 1...5 { recent.append(["id": .string("d\(i)")]) }
-        #expect(recent.newestFirst().map { $0["id"]?.stringValue } == ["d5", "d4", "d3"])
-        #expect(recent.find(id: "d4") != nil)
+        for i in 1...5 { recent.append(id: "d\(i)", device: nil, text: JSONText(["id": .string("d\(i)")])) }
+        #expect(recent.newestFirst().map(\.id) == ["d5", "d4", "d3"])
+        #expect(try recent.find(id: "d4")?.text.parsed() == ["id": "d4"])
         #expect(recent.find(id: "d1") == nil)
     }
 }

@@ -98,6 +98,39 @@ import Testing
         #expect(journal.droppedCount == 3)
     }
 
+    @Test func withWakesPerBatchTheWriterWaitsForItsWakeUp() throws {
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 64, sink: sink)
+        journal.log(.started, priority: .info, message: "first")
+        journal.flush()
+        usleep(200_000)  // the writer is back asleep, waiting for a wake-up
+        journal.wakesPerBatch = true
+        journal.log(.decisionMade, priority: .info, message: "held")
+        usleep(100_000)
+        #expect(sink.entries.map(\.message) == ["first"])  // logged, not yet woken
+        journal.wakeWriter()
+        journal.flush()
+        #expect(sink.entries.map(\.message) == ["first", "held"])
+        // A quarter of the queue waiting wakes the writer without being asked.
+        for i in 0..<17 { journal.log(.decisionMade, priority: .info, message: "m\(i)") }
+        for _ in 0..<500 where sink.entries.count < 19 { usleep(10_000) }
+        #expect(sink.entries.count == 19)
+    }
+
+    @Test func decisionDetailsRenderOnTheWriterThread() throws {
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 8, sink: sink)
+        struct Details: JournalDetails {
+            func render() -> (message: String, fields: [(String, String)]) {
+                ("rendered", [(JournalField.device, "d 1")])
+            }
+        }
+        journal.log(.decisionMade, priority: .info, details: Details())
+        journal.flush()
+        let written = try #require(sink.entries.first)
+        #expect(written.consoleLine(identifier: "notifyd", pid: 1) == "notifyd[1]: rendered device=\"d 1\"\n")
+    }
+
     @Test func theConsoleTargetWritesOneLinePerEntry() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

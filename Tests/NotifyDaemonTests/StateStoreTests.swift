@@ -30,7 +30,7 @@ import Testing
         ]
         return .decision(
             id: id, device: device, createdMs: createdMs, outcome: outcome, page: "cart.offer(id: \"X\")",
-            decision: body)
+            decision: JSONText(body))
     }
 
     @Test func newDatabaseIsCreatedInWALModeAtTheCurrentSchemaVersion() throws {

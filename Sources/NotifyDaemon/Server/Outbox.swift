@@ -20,6 +20,11 @@ final class Outbox {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
         reply.encode(into: &bytes)
+        sendDurable(encoded: bytes, to: connection, failure: failure)
+    }
+
+    /// Queues an encoded reply frame (NUL included) that may only be sent once the batch's state commit succeeded.
+    func sendDurable(encoded bytes: [UInt8], to connection: ClientConnection, failure: @escaping () -> VarlinkReply) {
         enqueue(
             .durable(
                 success: bytes,

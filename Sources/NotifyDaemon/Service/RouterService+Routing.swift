@@ -101,11 +101,11 @@ extension RouterService {
         }
         var decision = resolution.decision
         if explain { decision.trace = trace + (decision.trace ?? []) }
-        let json = decision.json
-        record(decision, json: json, link: link, dryRun: dryRun, connection: connection)
-        guard !dryRun else { return .reply(["decision": json]) }
+        let text = decision.jsonText
+        record(decision, text: text, link: link, dryRun: dryRun, connection: connection)
+        guard !dryRun else { return .decision(text, durable: false) }
         if let device { saveState(resolution.state, for: device, now: now) }
-        return .durable(["decision": json])
+        return .decision(text, durable: true)
     }
 
     func mapResolveError(_ error: ResolveError) -> VarlinkError {
@@ -134,9 +134,8 @@ extension RouterService {
         }
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
-            let json = decision.json
-            record(decision, json: json, link: nil, dryRun: false, connection: connection)
-            reply["resumed"] = json
+            record(decision, text: decision.jsonText, link: nil, dryRun: false, connection: connection)
+            reply["resumed"] = decision.json
         }
         switch result.status {
         case .expired:
@@ -154,33 +153,22 @@ extension RouterService {
     // MARK: recording
 
     /// Counts, journals, and keeps the decision; non-dry-run decisions join the batch's commit.
-    func record(_ decision: Decision, json: JSON, link: String?, dryRun: Bool, connection: ClientConnection) {
+    func record(_ decision: Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection) {
         stats.decisions += 1
         stats.byOutcome[decision.outcome.rawValue, default: 0] += 1
-        var fields: [(String, String)] = [
-            (JournalField.decisionID, decision.id),
-            (JournalField.outcome, decision.outcome.rawValue),
-            (JournalField.page, decision.page.description),
-            (JournalField.path, decision.path.joined(separator: "/")),
-            (JournalField.peerUID, String(connection.peer.uid)),
-        ]
-        if let device = decision.device { fields.append((JournalField.device, device)) }
-        if let source = decision.source { fields.append((JournalField.source, "\(source.format):\(source.field)")) }
-        if let link { fields.append((JournalField.link, link)) }
         journal.log(
             .decisionMade, priority: .info,
-            message: "\(decision.outcome.rawValue) \(decision.page)"
-                + (decision.device.map { " for \($0)" } ?? "") + (dryRun ? " (dry run)" : ""),
-            fields: fields)
-        batchDecisions.append(json)
+            details: DecisionJournalDetails(
+                decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid))
+        batchDecisions.append(text)
         if dryRun || store == nil {
-            recent.append(json)
+            recent.append(id: decision.id, device: decision.device, text: text)
         }
         if !dryRun {
             writes.append(
                 .decision(
                     id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
-                    outcome: decision.outcome.rawValue, page: decision.page.description, decision: json))
+                    outcome: decision.outcome.rawValue, page: decision.page.description, decision: text))
         }
     }
 
@@ -223,5 +211,32 @@ extension RouterService {
             cache.removeAll(keepingCapacity: true)
         }
         cache[device] = state
+    }
+}
+
+/// A decision's journal entry, formatted on the journal's thread: `MESSAGE` "routed cart.offer(id: …) for D" and the
+/// decision fields of DESIGN.md §6.
+struct DecisionJournalDetails: JournalDetails {
+    let decision: Decision
+    let link: String?
+    let dryRun: Bool
+    let peerUID: UInt32
+
+    func render() -> (message: String, fields: [(String, String)]) {
+        let page = decision.page.description
+        var fields: [(String, String)] = [
+            (JournalField.decisionID, decision.id),
+            (JournalField.outcome, decision.outcome.rawValue),
+            (JournalField.page, page),
+            (JournalField.path, decision.path.joined(separator: "/")),
+            (JournalField.peerUID, String(peerUID)),
+        ]
+        if let device = decision.device { fields.append((JournalField.device, device)) }
+        if let source = decision.source { fields.append((JournalField.source, "\(source.format):\(source.field)")) }
+        if let link { fields.append((JournalField.link, link)) }
+        let message =
+            "\(decision.outcome.rawValue) \(page)" + (decision.device.map { " for \($0)" } ?? "")
+            + (dryRun ? " (dry run)" : "")
+        return (message, fields)
     }
 }

@@ -28,7 +28,7 @@ extension RouterService {
     }
 
     func getDecision(id: String) throws(VarlinkError) -> JSONObject {
-        if let decision = recent.find(id: id) { return ["decision": decision] }
+        if let entry = recent.find(id: id) { return ["decision": try Self.parsed(entry.text)] }
         if let store {
             do {
                 if let decision = try store.decision(id: id) { return ["decision": decision] }
@@ -48,7 +48,20 @@ extension RouterService {
                 throw VarlinkError.stateNotSaved(reason: "the decision history could not be read: \(error)")
             }
         }
-        let matching = recent.newestFirst().lazy.filter { device == nil || $0["device"]?.stringValue == device }
-        return ["decisions": .array(Array(matching.prefix(limit)))]
+        var decisions: [JSON] = []
+        for entry in recent.newestFirst() where device == nil || entry.device == device {
+            guard decisions.count < limit else { break }
+            decisions.append(try Self.parsed(entry.text))
+        }
+        return ["decisions": .array(decisions)]
+    }
+
+    /// A decision's text read back (it was written by the daemon itself; a failure is a bug worth reporting).
+    static func parsed(_ text: JSONText) throws(VarlinkError) -> JSON {
+        do {
+            return try text.parsed()
+        } catch {
+            throw VarlinkError.stateNotSaved(reason: "a kept decision could not be read back: \(error)")
+        }
     }
 }

@@ -38,7 +38,7 @@ final class RouterService: CallHandler {
     var cache: [String: DeviceState] = [:]
     var writes: [StoreWrite] = []
     var batchDevices: [String] = []
-    var batchDecisions: [JSON] = []
+    var batchDecisions: [JSONText] = []
     var recent = RecentDecisions(capacity: 4096)
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
@@ -86,6 +86,15 @@ final class RouterService: CallHandler {
         case .durable(let parameters):
             outbox.sendDurable(VarlinkReply(parameters: parameters), to: connection) {
                 VarlinkError.stateNotSaved.reply
+            }
+        case .decision(let text, let durable):
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.bytes.count + 32)
+            VarlinkReply.encode(member: "decision", valueJSON: text.bytes, into: &bytes)
+            if durable {
+                outbox.sendDurable(encoded: bytes, to: connection) { VarlinkError.stateNotSaved.reply }
+            } else {
+                outbox.enqueue(.ready(bytes), to: connection)
             }
         case .streaming:
             break
@@ -141,6 +150,8 @@ final class RouterService: CallHandler {
         case reply(JSONObject)
         /// Sent only once the batch's state is committed.
         case durable(JSONObject)
+        /// `{"decision": …}` from the decision's text; `durable` as for ``durable(_:)``.
+        case decision(JSONText, durable: Bool)
         /// A monitor: replies follow as decisions are made.
         case streaming
     }
@@ -206,9 +217,10 @@ final class RouterService: CallHandler {
     }
 
     /// Streams `decision` to every monitor; a monitor that does not keep up is dropped.
-    func broadcast(_ decision: JSON) {
+    func broadcast(_ decision: JSONText) {
         guard !monitors.isEmpty, let outbox = server?.sharedOutbox else { return }
-        let reply = VarlinkReply(parameters: ["decision": decision], continues: true)
+        var reply: [UInt8] = []
+        VarlinkReply.encode(member: "decision", valueJSON: decision.bytes, continues: true, into: &reply)
         for (id, connection) in monitors {
             if connection.pendingOutputBytes > settings.maxOutputBytes {
                 monitors[id] = nil
@@ -216,7 +228,7 @@ final class RouterService: CallHandler {
                 server?.close(connection)
                 continue
             }
-            outbox.send(reply, to: connection)
+            outbox.enqueue(.ready(reply), to: connection)
         }
     }
 
@@ -291,32 +303,40 @@ struct TokenBucket {
     }
 }
 
-/// The latest decisions in memory (dry runs, and everything when there is no state directory).
+/// The latest decisions in memory (dry runs, and everything when there is no state directory), as their text:
+/// parsed only when someone asks for them.
 struct RecentDecisions {
+    struct Entry {
+        let id: String
+        let device: String?
+        let text: JSONText
+    }
+
     let capacity: Int
-    private var items: [JSON] = []
+    private var items: [Entry] = []
     private var next = 0
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    mutating func append(_ decision: JSON) {
+    mutating func append(id: String, device: String?, text: JSONText) {
+        let entry = Entry(id: id, device: device, text: text)
         if items.count < capacity {
-            items.append(decision)
+            items.append(entry)
         } else {
-            items[next] = decision
+            items[next] = entry
         }
         next = (next + 1) % capacity
     }
 
     /// Newest first.
-    func newestFirst() -> [JSON] {
+    func newestFirst() -> [Entry] {
         guard items.count == capacity else { return items.reversed() }
         return Array(items[..<next].reversed()) + Array(items[next...].reversed())
     }
 
-    func find(id: String) -> JSON? {
-        items.first { $0["id"]?.stringValue == id }
+    func find(id: String) -> Entry? {
+        items.first { $0.id == id }
     }
 }

@@ -126,6 +126,7 @@ extension VarlinkCall {
         if oneway { out.append(contentsOf: #","oneway":true"#.utf8) }
         if more { out.append(contentsOf: #","more":true"#.utf8) }
         if upgrade { out.append(contentsOf: #","upgrade":true"#.utf8) }
-        out.append(contentsOf: [UInt8(ascii: "}"), 0])
+        out.append(UInt8(ascii: "}"))
+        out.append(0)
     }
 }

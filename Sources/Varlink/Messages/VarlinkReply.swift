@@ -54,19 +54,35 @@ extension VarlinkReply {
         encodeTail(continues: continues, error: nil, into: &out)
     }
 
+    /// Appends a successful reply whose parameters are one member holding already serialized JSON,
+    /// `{"parameters":{"<member>":<valueJSON>}}`, and its NUL byte.
+    ///
+    /// `member` must not need escaping; `valueJSON` must be one complete JSON value.
+    public static func encode(
+        member: StaticString, valueJSON: some Collection<UInt8>, continues: Bool = false, into out: inout [UInt8]
+    ) {
+        encodeHead(into: &out)
+        out.append(UInt8(ascii: "{"))
+        JSON.writeKey(member, into: &out)
+        out.append(contentsOf: valueJSON)
+        out.append(UInt8(ascii: "}"))
+        encodeTail(continues: continues, error: nil, into: &out)
+    }
+
     @inline(__always)
     private static func encodeHead(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"parameters":"#.utf8)
+        JSON.writeRaw(#"{"parameters":"#, into: &out)
     }
 
     @inline(__always)
     private static func encodeTail(continues: Bool, error: String?, into out: inout [UInt8]) {
-        if continues { out.append(contentsOf: #","continues":true"#.utf8) }
+        if continues { JSON.writeRaw(#","continues":true"#, into: &out) }
         if let error {
-            out.append(contentsOf: #","error":"#.utf8)
+            JSON.writeRaw(#","error":"#, into: &out)
             JSON.writeString(error, into: &out)
         }
-        out.append(contentsOf: [UInt8(ascii: "}"), 0])
+        out.append(UInt8(ascii: "}"))
+        out.append(0)
     }
 }
 

@@ -1,0 +1,42 @@
+import DeepLink
+import Foundation
+import JSON
+import Testing
+
+@Suite struct PageWritingTests {
+    static let odd = [
+        "SUMMER", "", "a \"quoted\" slug", "back\\slash", "line\nbreak\r\ttab", "\u{1}\u{7f}\u{1f}", "é€😀", "\u{2028}",
+    ]
+
+    @Test(arguments: odd)
+    func descriptionSpellsStringsAsSwiftLiterals(text: String) {
+        let page = Page(
+            id: PageID(coordinator: "cart", name: "offer"),
+            arguments: [
+                Page.Argument(label: "id", value: .string(text)), Page.Argument(label: "n", value: .int(-7)),
+                Page.Argument(label: "sort", value: .enumCase("price")),
+                Page.Argument(label: "on", value: .bool(false)),
+            ])
+        let literal = Value.string(text).description
+        #expect(page.description == "cart.offer(id: \(literal), n: -7, sort: .price, on: false)")
+        #expect(literal.first == "\"" && literal.last == "\"")
+        #expect(!literal.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+    }
+
+    @Test(arguments: odd)
+    func writtenPageIsTheTreeSerialized(text: String) {
+        let uuid = UUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
+        let page = Page(
+            id: PageID(coordinator: "magazine", name: "article"),
+            arguments: [
+                Page.Argument(label: "slug", value: .string(text)), Page.Argument(label: "ref", value: .uuid(uuid)),
+                Page.Argument(label: "page", value: .int(Int.min)), Page.Argument(label: "on", value: .bool(true)),
+            ])
+        var written: [UInt8] = []
+        page.writeJSON(into: &written)
+        var tree: [UInt8] = []
+        page.json.write(into: &tree)
+        #expect(written == tree)
+        #expect(Page(id: PageID(coordinator: "app", name: "home")).description == "app.home")
+    }
+}
