@@ -21,6 +21,45 @@ extension DeviceState {
         ])
     }
 
+    /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
+    public func writeJSON(into out: inout [UInt8]) {
+        JSON.writeRaw("{\"path\":", into: &out)
+        Decision.writeStrings(path, into: &out)
+        JSON.writeRaw(",\"started\":", into: &out)
+        Decision.writeStrings(started, into: &out)
+        JSON.writeRaw(",\"tabs\":{", into: &out)
+        for (i, key) in tabs.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSON.writeString(tabs[key] ?? "", into: &out)
+        }
+        JSON.writeRaw("},\"stacks\":{", into: &out)
+        for (i, key) in stacks.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(key, into: &out)
+            JSON.writeRaw(":[", into: &out)
+            for (j, page) in (stacks[key] ?? []).enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                page.writeJSON(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        JSON.writeRaw("},\"conditions\":", into: &out)
+        Decision.writeStrings(conditions, into: &out)
+        JSON.writeRaw(",\"pending\":", into: &out)
+        if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The text of ``json``.
+    public var jsonText: JSONText {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        writeJSON(into: &bytes)
+        return JSONText(bytes: bytes)
+    }
+
     /// Reads a state from the JSON of `shapes.md`, checking every name against `graph`.
     ///
     /// Absent keys mean empty (`pending` absent means none). Coordinators in `path` that are missing from

@@ -125,10 +125,19 @@ public enum NotifyDaemon {
 
         do {
             try server.start()
-            // The journal's writer is woken once a batch's replies are written, not for every entry: formatting
-            // entries stays off the clients' round trip, and a busy batch costs one wake-up.
+            // The journal's writer is woken a few milliseconds after a batch logged something, not for every
+            // entry: formatting entries stays off the clients' round trips, and a busy stretch of requests costs
+            // one wake-up (a quarter-full queue wakes it at once).
             journal.wakesPerBatch = true
-            loop.afterEachBatch { journal.wakeWriter() }
+            var journalWakeScheduled = false
+            loop.afterEachBatch {
+                guard !journalWakeScheduled, journal.hasWaitingEntries else { return }
+                journalWakeScheduled = true
+                loop.schedule(after: 5_000_000) {
+                    journalWakeScheduled = false
+                    journal.wakeWriter()
+                }
+            }
             let signalFD = try Sys.signalDescriptor(signals)
             try loop.register(signalFD, events: Poll.input) { _ in
                 while let signal = try? Sys.readSignal(signalFD) {

@@ -103,9 +103,9 @@ extension JournalEntry {
         Self.writeEscaped(message, into: &out)
         for (name, value) in fields where Self.isAccepted(name) {
             out.append(UInt8(ascii: " "))
-            var key = Substring(name).utf8
-            if key.starts(with: "NOTIFYD_".utf8) { key = key.dropFirst(8) }
-            for byte in key { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+            let key = name.utf8
+            let start = name.hasPrefix("NOTIFYD_") ? key.index(key.startIndex, offsetBy: 8) : key.startIndex
+            for byte in key[start...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
             out.append(UInt8(ascii: "="))
             let quoted = value.isEmpty || value.utf8.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
             guard quoted else {

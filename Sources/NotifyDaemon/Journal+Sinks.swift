@@ -15,10 +15,11 @@ struct NativeJournalSink: JournalSink {
 struct ConsoleSink: JournalSink {
     let identifier: String
     let descriptor: Int32
+    private let pid = getpid()
 
     func write(_ entry: JournalEntry) -> Bool {
         var line: [UInt8] = []
-        entry.writeConsoleLine(identifier: identifier, pid: getpid(), into: &line)
+        entry.writeConsoleLine(identifier: identifier, pid: pid, into: &line)
         return line.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return true }
             var offset = 0

@@ -116,7 +116,8 @@ public final class Journal: Sendable {
     }
 
     /// When true, ``log(_:priority:message:fields:fileID:line:function:)`` leaves the writer asleep until
-    /// ``wakeWriter()`` (or until a quarter of the queue is waiting); the event loop wakes it after each batch.
+    /// ``wakeWriter()`` (or until a quarter of the queue is waiting); the event loop wakes it shortly after a
+    /// batch logged something.
     public var wakesPerBatch: Bool {
         get { queue.wakesPerBatch }
         set { queue.wakesPerBatch = newValue }
@@ -126,6 +127,9 @@ public final class Journal: Sendable {
     public func wakeWriter() {
         queue.wakeWriter()
     }
+
+    /// True when entries wait for the writer.
+    public var hasWaitingEntries: Bool { queue.hasWaitingEntries }
 }
 
 /// What an entry says, rendered on the journal's writer thread.
@@ -256,6 +260,12 @@ final class JournalQueue: @unchecked Sendable {
             if !newValue, !pending.isEmpty { pthread_cond_signal(wake) }
             pthread_mutex_unlock(mutex)
         }
+    }
+
+    var hasWaitingEntries: Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return !pending.isEmpty
     }
 
     func wakeWriter() {

@@ -2,17 +2,25 @@ import JSON
 
 /// One change to the state store; a batch of them commits as one transaction.
 public enum StoreWrite: Sendable, Hashable {
-    /// Replaces a device's navigation state (a DeviceState JSON object); `nil` deletes it.
+    /// Replaces a device's navigation state with its JSON text (a DeviceState object); `nil` deletes it.
     ///
-    /// A `pending` object inside the state is indexed by its `expiresAt` (RFC 3339) so expired
-    /// pending links can be listed and pruned without reading every state.
-    case state(device: String, state: JSON?, updatedMs: Int64)
+    /// A state with a pending page gives its expiry (`pendingExpiresMs`), indexed so that expired pending
+    /// links can be listed and pruned without reading every state.
+    case stateText(device: String, text: JSONText?, pendingExpiresMs: Int64?, updatedMs: Int64)
     /// Records a routing decision in the history (DESIGN §3). A decision whose id is already
     /// stored is ignored: a recorded decision is never rewritten.
     case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: String?, decision: JSONText)
     /// Deletes a device's navigation state and pending link; its past decisions stay in the
     /// bounded history.
     case forget(device: String)
+
+    /// Replaces a device's navigation state with `state` (a DeviceState JSON object); `nil` deletes it.
+    /// The pending expiry is read from `state.pending.expiresAt` (RFC 3339; unreadable means never).
+    public static func state(device: String, state: JSON?, updatedMs: Int64) -> StoreWrite {
+        .stateText(
+            device: device, text: state.map(JSONText.init), pendingExpiresMs: state.flatMap(StateStore.pendingExpiry),
+            updatedMs: updatedMs)
+    }
 }
 
 /// How many rows the store holds, for `GetStats`.

@@ -179,14 +179,14 @@ public final class StateStore {
 
     private func apply(_ write: StoreWrite) throws(StoreError) {
         switch write {
-        case .state(let device, let state?, let updatedMs):
+        case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
             let s = statements.upsertState
             defer { connection.reset(s) }
             try connection.bind(s, 1, device)
-            try connection.bind(s, 2, json: state)
+            try connection.bind(s, 2, json: text)
             try connection.bind(s, 3, updatedMs)
             _ = try connection.step(s, "store the state of device \(device)")
-            if let expiresMs = Self.pendingExpiry(in: state) {
+            if let expiresMs = pendingExpiresMs {
                 let p = statements.upsertPending
                 defer { connection.reset(p) }
                 try connection.bind(p, 1, device)
@@ -195,7 +195,7 @@ public final class StateStore {
             } else {
                 try deletePending(device)
             }
-        case .state(let device, nil, _), .forget(let device):
+        case .stateText(let device, nil, _, _), .forget(let device):
             let s = statements.deleteState
             defer { connection.reset(s) }
             try connection.bind(s, 1, device)

@@ -24,6 +24,25 @@ import Testing
         #expect(decoded.json.serialized == text)
     }
 
+    /// The byte writer the daemon stores states with spells them exactly as the JSON tree does.
+    @Test func writerSpellsStatesAsTheTreeDoes() throws {
+        var states = [DeviceState.initial, try S.resolve(S.p("cart.checkout"), nil).state]
+        var state = try S.state(
+            after: [
+                S.p("catalog.category", ["slug": .string("a \"b\"\n"), "page": .int(-1), "sort": .enumCase("rating")]),
+                S.p("cart.offer", ["id": .string("é😀")]), S.p("account.order", ["id": .int(3)]),
+            ], conditions: ["session"])
+        states.append(state)
+        state = try S.resolve(S.p("magazine.article", ["slug": .string("x")]), state).state
+        states.append(state)
+        #expect(state.pending != nil)
+        for state in states {
+            var tree: [UInt8] = []
+            state.json.write(into: &tree)
+            #expect(state.jsonText.bytes == tree, "\(String(decoding: tree, as: UTF8.self))")
+        }
+    }
+
     @Test func stateJSONHasTheAgreedShape() throws {
         let state = try S.resolve(S.p("cart.checkout"), nil).state
         let json = state.json

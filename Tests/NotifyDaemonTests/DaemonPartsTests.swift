@@ -59,19 +59,25 @@ import Testing
 }
 
 @Suite struct DecisionIDTests {
-    @Test func idsAreVersion4UUIDsAndUnique() {
+    @Test func idsAreVersion7UUIDsUniqueAndInTheOrderMade() {
         var ids = DecisionIDs()
-        var seen = Set<String>()
-        for _ in 0..<10_000 {
-            let id = ids.make()
+        var made: [String] = []
+        // Many ids per millisecond (the counter, then borrowing the next millisecond), and a clock stepping back.
+        let clock = (0..<10_000).map { Int64(1_764_547_200_000 + $0 / 5_000) } + [1_000_000_000_000]
+        for ms in clock {
+            let id = ids.make(milliseconds: ms)
             #expect(id.count == 36)
             let characters = Array(id)
             #expect(characters[8] == "-" && characters[13] == "-" && characters[18] == "-" && characters[23] == "-")
-            #expect(characters[14] == "4")
+            #expect(characters[14] == "7")
             #expect("89ab".contains(characters[19]))
-            seen.insert(id)
+            made.append(id)
         }
-        #expect(seen.count == 10_000)
+        #expect(Set(made).count == made.count)
+        #expect(made == made.sorted())
+        // The first 48 bits are the milliseconds.
+        let first = made[0].replacingOccurrences(of: "-", with: "").prefix(12)
+        #expect(UInt64(first, radix: 16) == 1_764_547_200_000)
     }
 }
 

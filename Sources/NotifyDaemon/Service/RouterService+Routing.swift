@@ -91,7 +91,8 @@ extension RouterService {
         let explain = p["explain"]?.boolValue ?? false
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let state = device.flatMap { loadState($0) }
-        let metadata = DecisionMetadata(id: ids.make(), device: device, source: target.source)
+        let metadata = DecisionMetadata(
+            id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
         let resolution: Resolution
         do {
             resolution = try config.resolver.resolve(
@@ -128,7 +129,8 @@ extension RouterService {
         let result: FlowFinishedResult
         do {
             result = try config.resolver.flowFinished(
-                coordinator, state: state, now: now, metadata: DecisionMetadata(id: ids.make(), device: device))
+                coordinator, state: state, now: now,
+                metadata: DecisionMetadata(id: ids.make(milliseconds: now.millisecondsSince1970), device: device))
         } catch {
             throw mapResolveError(error)
         }
@@ -203,7 +205,10 @@ extension RouterService {
     func saveState(_ state: DeviceState, for device: String, now: Timestamp) {
         cacheState(state, for: device)
         batchDevices.append(device)
-        writes.append(.state(device: device, state: state.json, updatedMs: now.millisecondsSince1970))
+        writes.append(
+            .stateText(
+                device: device, text: state.jsonText, pendingExpiresMs: state.pending?.expiresAt.millisecondsSince1970,
+                updatedMs: now.millisecondsSince1970))
     }
 
     private func cacheState(_ state: DeviceState, for device: String) {
