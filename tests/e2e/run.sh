@@ -93,10 +93,16 @@ answers() { # answers COMMAND... PATTERN: notifyctl --json COMMAND prints someth
     ctl --json "${@:1:$#-1}" | grep -q -- "$pattern"
 }
 journal_has() { # journal_has MESSAGE_ID PYTHON-CONDITION: a notifyd entry with that id satisfies the condition
-    ns journalctl -o json --no-pager "MESSAGE_ID=$1" | python3 -c "
+    # Entries reach journald asynchronously (the daemon's writer thread, then journald): look again for up to 5 s.
+    local attempt
+    for attempt in $(seq 50); do
+        ns journalctl -o json --no-pager "MESSAGE_ID=$1" | python3 -c "
 import json, sys
 entries = [json.loads(line) for line in sys.stdin if line.strip()]
-sys.exit(0 if any($2 for e in entries) else 1)"
+sys.exit(0 if any($2 for e in entries) else 1)" && return 0
+        sleep 0.1
+    done
+    return 1
 }
 
 ns systemctl daemon-reload

@@ -1,7 +1,8 @@
 """The faults of tests/stress/crash.py in their short form: kill -9 under load loses no acknowledged decision,
-SIGSTOP/SIGCONT delays but answers, a read-only state directory is refused at start."""
+SIGSTOP/SIGCONT delays but answers, a read-only state directory is refused at start, a full one refuses writes."""
 import os
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -33,3 +34,46 @@ def test_a_read_only_state_directory_is_refused_at_start_with_a_clear_message():
     assert r["status"] == 1
     assert "not writable" in r["message"]
     assert "--state-dir" in r["message"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
+def test_a_full_state_directory_answers_state_not_saved_and_keeps_what_it_acknowledged(make_daemon):
+    from conftest import Raw, call
+
+    d = make_daemon()
+    os.makedirs(d.state_dir)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "notifyd-full", d.state_dir]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        d.start()
+        acknowledged, refused = [], []
+        with Raw(d.socket) as raw:
+            for i in range(5000):
+                link = f"shop://offers/FULL{i}-" + "x" * 200
+                raw.send(call("io.notifyd.Router.Resolve", {"link": link, "device": f"full-{i}"}))
+                reply = raw.recv()
+                if "error" in reply:
+                    assert reply["error"] == "io.notifyd.Router.StateNotSaved", reply
+                    assert "not applied" in reply["parameters"]["reason"]
+                    refused.append(i)
+                    if len(refused) >= 20:
+                        break
+                else:
+                    acknowledged.append((i, reply["parameters"]["decision"]["id"]))
+        assert acknowledged, "nothing fitted in the state directory"
+        assert len(refused) == 20, "the state directory never filled up"
+        # Dry runs need no disk and are still answered; so is everything acknowledged before the disk filled.
+        assert d.alive_and_answering()
+        for i, decision_id in acknowledged[-50:]:
+            reply = d.call("io.notifyd.Router.GetDecision", {"id": decision_id})
+            assert reply["parameters"]["decision"]["device"] == f"full-{i}", reply
+            state = d.call("io.notifyd.Router.GetState", {"device": f"full-{i}"})
+            assert state["parameters"]["state"]["stacks"]["cart"][-1]["arguments"]["id"].startswith(f"FULL{i}-")
+        # A refused decision left no state behind.
+        state = d.call("io.notifyd.Router.GetState", {"device": f"full-{refused[0]}"})
+        assert state["parameters"]["state"] is None, state
+        stats = d.call("io.notifyd.Router.GetStats")["parameters"]["stats"]
+        assert stats["storeFailures"] >= 20
+    finally:
+        d.stop()
+        subprocess.run(["umount", d.state_dir])
