@@ -155,10 +155,8 @@ extension JSON {
     /// Appends `s` as a quoted JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
-        if let done = s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) {
-            _ = done
-        } else {
-            var copy = s
+        if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+            var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
             copy.withUTF8 { writeEscaped($0, into: &out) }
         }
         out.append(0x22)

@@ -125,12 +125,8 @@ extension JournalEntry {
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// Appends ``Journal/escape(_:)`` of `text`.
+    /// Appends ``Journal/escape(_:)`` of `text` (which returns plain values as they are, without copying).
     private static func writeEscaped(_ text: String, into out: inout [UInt8]) {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
-            out.append(contentsOf: text.utf8)
-        } else {
-            out.append(contentsOf: Journal.escape(text).utf8)
-        }
+        out.append(contentsOf: Journal.escape(text).utf8)
     }
 }

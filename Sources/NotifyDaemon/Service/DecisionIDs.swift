@@ -3,7 +3,7 @@
 /// generator seeded once from `getrandom` (no syscall per id).
 ///
 /// Ids of one daemon sort in the order they were made, so the history's primary key grows at its end: inserting
-/// a decision touches the last pages of the index instead of a random one (about 2.5 times the store's throughput
+/// a decision touches the last pages of the index instead of a random one (about 2.4 times the store's throughput
 /// of random ids, `notifyd-bench store --ordered-ids`).
 struct DecisionIDs {
     private var state: (UInt64, UInt64, UInt64, UInt64)
