@@ -21,7 +21,7 @@ extension Decision {
     }
 
     /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         out.append(UInt8(ascii: "{"))
         JSON.writeMember("id", id, first: true, into: &out)
         JSON.writeMember("device", device, into: &out)
@@ -50,13 +50,12 @@ extension Decision {
 
     /// The text of ``json``.
     public var jsonText: JSONText {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1024)
+        var bytes = ByteWriter(capacity: 1024)
         writeJSON(into: &bytes)
-        return JSONText(bytes: bytes)
+        return JSONText(bytes: bytes.finish())
     }
 
-    static func writeStrings(_ strings: [String], into out: inout [UInt8]) {
+    static func writeStrings(_ strings: [String], into out: inout ByteWriter) {
         out.append(UInt8(ascii: "["))
         for (i, s) in strings.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -135,7 +134,7 @@ extension DecisionSource {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         out.append(UInt8(ascii: "{"))
         JSON.writeMember("format", format, first: true, into: &out)
         JSON.writeMember("field", field, into: &out)
@@ -169,7 +168,7 @@ extension Step {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         out.append(UInt8(ascii: "{"))
         JSON.writeMember("action", action.rawValue, first: true, into: &out)
         JSON.writeMember("coordinator", coordinator, into: &out)

@@ -22,7 +22,7 @@ extension DeviceState {
     }
 
     /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         JSON.writeRaw("{\"path\":", into: &out)
         Decision.writeStrings(path, into: &out)
         JSON.writeRaw(",\"started\":", into: &out)
@@ -54,10 +54,9 @@ extension DeviceState {
 
     /// The text of ``json``.
     public var jsonText: JSONText {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(512)
+        var bytes = ByteWriter(capacity: 512)
         writeJSON(into: &bytes)
-        return JSONText(bytes: bytes)
+        return JSONText(bytes: bytes.finish())
     }
 
     /// Reads a state from the JSON of `shapes.md`, checking every name against `graph`.
@@ -183,7 +182,7 @@ extension Pending {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         JSON.writeRaw("{\"page\":", into: &out)
         page.writeJSON(into: &out)
         JSON.writeMember("gate", gate, into: &out)

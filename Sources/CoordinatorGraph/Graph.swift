@@ -34,7 +34,7 @@ public enum CoordinatorKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One declared page of a coordinator: its case, its link patterns, its gates and its back page.
-public struct PageDefinition: Sendable {
+public final class PageDefinition: Sendable {
     /// `coordinator.case`.
     public let id: PageID
     /// The Swift case with typed parameters.

@@ -270,6 +270,7 @@ struct Walk {
     init(state: DeviceState, explain: Bool) {
         self.state = state
         self.trace = explain ? [] : nil
+        steps.reserveCapacity(8)  // most decisions have fewer steps: one allocation
     }
 
     /// Appends the step and applies it to the state.

@@ -1,3 +1,5 @@
+import JSON
+
 /// A point in time: milliseconds since 1970-01-01T00:00:00Z (UTC, leap seconds ignored).
 ///
 /// The libraries never read a clock; the daemon passes the current time in. Written and read as
@@ -27,14 +29,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     ///
     /// Years outside 0000–9999 are written with as many digits as they need (and a sign when negative).
     public var rfc3339: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
+        var out = ByteWriter(capacity: 32)
         writeRFC3339(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``rfc3339`` as UTF-8.
-    public func writeRFC3339(into out: inout [UInt8]) {
+    public func writeRFC3339(into out: inout ByteWriter) {
         let ms = millisecondsSince1970
         let days = floorDivide(ms, 86_400_000)
         let msOfDay = ms - days * 86_400_000
@@ -152,21 +153,19 @@ private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
 }
 
 /// Appends the decimal digits of a non-negative `value`, zero-padded to `width`.
-private func appendDigits(_ value: Int64, width: Int, into out: inout [UInt8]) {
-    var count = 1
-    var bound: Int64 = 10
-    while count < 19, value >= bound {
-        count += 1
-        bound &*= 10
-    }
-    for _ in count..<max(width, count) { out.append(UInt8(ascii: "0")) }
-    let start = out.count
-    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-    var v = value
-    var i = start + count - 1
-    while i >= start {
-        out[i] = UInt8(ascii: "0") + UInt8(v % 10)
-        v /= 10
-        i -= 1
+private func appendDigits(_ value: Int64, width: Int, into out: inout ByteWriter) {
+    // At most 19 digits, written from the right into a stack buffer and appended at once.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+        var v = value
+        var i = buffer.count
+        repeat {
+            i -= 1
+            buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        } while v > 0
+        let count = buffer.count - i
+        if width > count { out.append(repeating: UInt8(ascii: "0"), count: width - count) }
+        if let base = buffer.baseAddress { out.append(base + i, count: count) }
     }
 }

@@ -104,7 +104,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         switch self {
         case .string(let s): JSON.writeString(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
@@ -115,7 +115,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends ``description`` as UTF-8.
-    public func writeDescription(into out: inout [UInt8]) {
+    public func writeDescription(into out: inout ByteWriter) {
         switch self {
         case .string(let s): Value.writeSwiftStringLiteral(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
@@ -123,12 +123,12 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .uuid(let u): Value.writeSwiftStringLiteral(u.uuidString, into: &out)
         case .enumCase(let c):
             out.append(UInt8(ascii: "."))
-            out.append(contentsOf: c.utf8)
+            out.append(utf8: c)
         }
     }
 
     /// Appends ``swiftStringLiteral(_:)`` of `s` as UTF-8 (the escapes are all ASCII, so bytes map one by one).
-    static func writeSwiftStringLiteral(_ s: String, into out: inout [UInt8]) {
+    static func writeSwiftStringLiteral(_ s: String, into out: inout ByteWriter) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -140,7 +140,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             case 0x09: JSON.writeRaw("\\t", into: &out)
             case 0x00..<0x20, 0x7F:
                 JSON.writeRaw("\\u{", into: &out)
-                out.append(contentsOf: String(byte, radix: 16).utf8)
+                out.append(utf8: String(byte, radix: 16))
                 out.append(UInt8(ascii: "}"))
             default: out.append(byte)
             }
@@ -149,10 +149,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func swiftStringLiteral(_ s: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count + 2)
+        var bytes = ByteWriter(capacity: s.utf8.count + 2)
         writeSwiftStringLiteral(s, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -241,22 +240,21 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     /// Swift-like rendering: `cart.offer(id: "SUMMER")`, or `catalog.home` without arguments.
     public var description: String {
         guard !arguments.isEmpty else { return id.description }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
+        var bytes = ByteWriter(capacity: 64)
         writeDescription(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``description`` as UTF-8.
-    public func writeDescription(into out: inout [UInt8]) {
-        out.append(contentsOf: id.coordinator.utf8)
+    public func writeDescription(into out: inout ByteWriter) {
+        out.append(utf8: id.coordinator)
         out.append(UInt8(ascii: "."))
-        out.append(contentsOf: id.name.utf8)
+        out.append(utf8: id.name)
         guard !arguments.isEmpty else { return }
         out.append(UInt8(ascii: "("))
         for (i, argument) in arguments.enumerated() {
             if i > 0 { JSON.writeRaw(", ", into: &out) }
-            out.append(contentsOf: argument.label.utf8)
+            out.append(utf8: argument.label)
             JSON.writeRaw(": ", into: &out)
             argument.value.writeDescription(into: &out)
         }
@@ -271,7 +269,7 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout [UInt8]) {
+    public func writeJSON(into out: inout ByteWriter) {
         out.append(UInt8(ascii: "{"))
         JSON.writeMember("id", id.description, first: true, into: &out)
         JSON.writeRaw(",\"arguments\":{", into: &out)
@@ -282,10 +280,9 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             argument.value.writeJSON(into: &out)
         }
         JSON.writeRaw("},\"description\":", into: &out)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
+        var text = ByteWriter(capacity: 64)
         writeDescription(into: &text)
-        text.withUnsafeBufferPointer { JSON.writeString(utf8: $0, into: &out) }
+        text.withBytes { JSON.writeString(utf8: $0, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 }

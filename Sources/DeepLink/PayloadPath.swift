@@ -6,9 +6,9 @@ enum PayloadPath {
     /// the key is not a plain word.
     static func child(_ parent: String, _ key: String) -> String {
         if isPlain(key) { return parent.isEmpty ? key : parent + "." + key }
-        var quoted: [UInt8] = []
+        var quoted = ByteWriter(capacity: key.utf8.count + 8)
         JSON.writeString(key, into: &quoted)
-        return parent + "[" + String(decoding: quoted, as: UTF8.self) + "]"
+        return parent + "[" + quoted.withBytes { String(decoding: $0, as: UTF8.self) } + "]"
     }
 
     /// The path of element `index` of the array at `parent`: `actions[1]`.

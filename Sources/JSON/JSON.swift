@@ -72,17 +72,22 @@ public enum JSON: Sendable, Hashable {
 /// A JSON object whose keys keep their document order.
 ///
 /// Lookups are linear, which beats hashing for the handful of keys a payload or a
-/// varlink message carries.
+/// varlink message carries. Keys and values live side by side in one array: one allocation per object.
 public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    /// The keys, in order.
-    public private(set) var keys: [String]
-    /// The values, parallel to ``keys``.
-    public private(set) var values: [JSON]
+    /// One key and its value.
+    public struct Member: Sendable, Hashable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: JSON
+    }
+
+    /// The members, in order.
+    public private(set) var members: [Member]
 
     /// An empty object.
     public init() {
-        keys = []
-        values = []
+        members = []
     }
 
     /// An object from key-value pairs; a repeated key keeps its last value.
@@ -95,49 +100,57 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         self.init(elements)
     }
 
+    /// The keys, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The values, in the order of ``keys``.
+    public var values: [JSON] { members.map(\.value) }
+
     /// The number of keys.
-    public var count: Int { keys.count }
+    public var count: Int { members.count }
 
     /// True when the object has no keys.
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// The value for `key`; setting `nil` removes the key.
     public subscript(key: String) -> JSON? {
         get {
             // Comparing lengths first (O(1) for native strings) skips most full string comparisons.
             let length = key.utf8.count
-            for i in keys.indices where keys[i].utf8.count == length && keys[i] == key { return values[i] }
+            for member in members where member.key.utf8.count == length && member.key == key { return member.value }
             return nil
         }
         set {
-            if let i = keys.firstIndex(of: key) {
+            if let i = members.firstIndex(where: { $0.key == key }) {
                 if let newValue {
-                    values[i] = newValue
+                    members[i].value = newValue
                 } else {
-                    keys.remove(at: i)
-                    values.remove(at: i)
+                    members.remove(at: i)
                 }
             } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
+                members.append(Member(key: key, value: newValue))
             }
         }
     }
 
-    /// Reserves room for `count` keys, so that the parser fills small objects with one allocation per array.
+    /// True when the object has `key` (lengths compared first, as in the lookup).
+    func containsKey(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return members.contains { $0.key.utf8.count == length && $0.key == key }
+    }
+
+    /// Reserves room for `count` keys, so that the parser fills small objects with one allocation.
     mutating func reserveCapacity(_ count: Int) {
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
+        members.reserveCapacity(count)
     }
 
     /// Appends without checking for an existing key (the parser checks).
     mutating func appendUnchecked(_ key: String, _ value: JSON) {
-        keys.append(key)
-        values.append(value)
+        members.append(Member(key: key, value: value))
     }
 
-    public func makeIterator() -> Zip2Sequence<[String], [JSON]>.Iterator {
-        zip(keys, values).makeIterator()
+    public func makeIterator() -> LazyMapSequence<[Member], (String, JSON)>.Iterator {
+        members.lazy.map { ($0.key, $0.value) }.makeIterator()
     }
 }
 

@@ -149,8 +149,7 @@ struct JSONParser {
             if seen != nil {
                 duplicate = !seen!.insert(key).inserted
             } else if object.count < JSONParser.linearKeyLimit {
-                let length = key.utf8.count
-                duplicate = object.keys.contains { $0.utf8.count == length && $0 == key }
+                duplicate = object.containsKey(key)
             } else {
                 var set = Set(object.keys)
                 duplicate = !set.insert(key).inserted
@@ -293,22 +292,9 @@ struct JSONParser {
     @inline(__always)
     mutating func skipPlainStringBytes(seen: inout UInt8) {
         guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var high: UInt64 = 0
-        while index &+ 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            // A byte is zero in x exactly when (x - 0x01…) & ~x has its high bit set (the standard SWAR test);
-            // likewise a byte below 0x20 for (x - 0x20…) & ~x.
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { break }
-            high |= word
-            index &+= 8
-        }
-        if high & highs != 0 { seen |= 0x80 }
+        index = PlainBytes.skipWords(in: base, from: index, to: bytes.count, high: &high)
+        if high & PlainBytes.highs != 0 { seen |= 0x80 }
     }
 
     /// Appends the UTF-8 encoding of a Unicode scalar value (surrogates already excluded) to `scratch`.

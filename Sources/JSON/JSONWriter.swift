@@ -3,7 +3,7 @@ extension JSON {
     ///
     /// Control characters, quotes and backslashes in strings are escaped; other characters are
     /// written as UTF-8. Object keys keep their order.
-    public func write(into out: inout [UInt8]) {
+    public func write(into out: inout ByteWriter) {
         switch self {
         case .null: JSON.writeRaw("null", into: &out)
         case .bool(let b):
@@ -14,9 +14,9 @@ extension JSON {
                 if d.rounded() == d, abs(d) < 1e15 {
                     if d == 0, d.sign == .minus { out.append(UInt8(ascii: "-")) }
                     JSON.writeInt(Int(d), into: &out)
-                    JSON.writeRaw(".0", into: &out)
+                    out.append(".0")
                 } else {
-                    out.append(contentsOf: d.description.utf8)
+                    out.append(utf8: d.description)
                 }
             } else {
                 JSON.writeRaw("null", into: &out)
@@ -31,14 +31,11 @@ extension JSON {
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
-            // By index over the parallel arrays: no zipped iterator and no tuple copies per member.
-            let keys = o.keys
-            let values = o.values
-            for i in keys.indices {
+            for (i, member) in o.members.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(keys[i], into: &out)
+                JSON.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                values[i].write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -46,33 +43,32 @@ extension JSON {
 
     /// The compact JSON text of this value.
     public var serialized: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
+        var out = ByteWriter(capacity: 128)
         write(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The JSON text indented by `indent` spaces per level, one key or element per line.
     public func prettyPrinted(indent: Int = 2) -> String {
-        var out: [UInt8] = []
+        var out = ByteWriter(capacity: 256)
         writePretty(into: &out, level: 0, indent: indent)
-        return String(decoding: out, as: UTF8.self)
+        return out.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    func writePretty(into out: inout [UInt8], level: Int, indent: Int) {
-        func newline(_ level: Int) {
+    func writePretty(into out: inout ByteWriter, level: Int, indent: Int) {
+        func newline(_ level: Int, _ out: inout ByteWriter) {
             out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: level * indent))
+            out.append(repeating: 0x20, count: level * indent)
         }
         switch self {
         case .array(let a) where !a.isEmpty:
             out.append(UInt8(ascii: "["))
             for (i, v) in a.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(level + 1)
+                newline(level + 1, &out)
                 v.writePretty(into: &out, level: level + 1, indent: indent)
             }
-            newline(level)
+            newline(level, &out)
             out.append(UInt8(ascii: "]"))
         case .object(let o) where !o.isEmpty:
             out.append(UInt8(ascii: "{"))
@@ -80,12 +76,12 @@ extension JSON {
             for (k, v) in o {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                newline(level + 1)
+                newline(level + 1, &out)
                 JSON.writeString(k, into: &out)
-                out.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+                out.append(": ")
                 v.writePretty(into: &out, level: level + 1, indent: indent)
             }
-            newline(level)
+            newline(level, &out)
             out.append(UInt8(ascii: "}"))
         default:
             write(into: &out)
@@ -93,7 +89,7 @@ extension JSON {
     }
 
     /// Appends `value` in decimal.
-    public static func writeInt(_ value: Int, into out: inout [UInt8]) {
+    public static func writeInt(_ value: Int, into out: inout ByteWriter) {
         if value == 0 {
             out.append(UInt8(ascii: "0"))
             return
@@ -113,38 +109,39 @@ extension JSON {
                 count += 1
             }
             if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: buffer[(20 - count)...])
+            if let base = buffer.baseAddress { out.append(base + (20 - count), count: count) }
         }
     }
 
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends literal text (punctuation, `null`, …) without allocating.
-    @inline(__always)
-    public static func writeRaw(_ text: StaticString, into out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    @inlinable @inline(__always)
+    public static func writeRaw(_ text: StaticString, into out: inout ByteWriter) {
+        out.append(text)
     }
 
     /// Appends `"key":` (a member name and its colon) for writers that emit objects of fixed shape.
-    @inline(__always)
-    public static func writeKey(_ key: StaticString, into out: inout [UInt8]) {
+    @inlinable @inline(__always)
+    public static func writeKey(_ key: StaticString, into out: inout ByteWriter) {
         out.append(0x22)
-        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(key)
         out.append(0x22)
         out.append(0x3A)
     }
 
     /// Appends a string member, `,"key":"value"` (`null` for `nil`; no leading comma when `first`), for writers
     /// that emit objects of fixed shape.
-    public static func writeMember(_ key: StaticString, _ value: String?, first: Bool = false, into out: inout [UInt8])
-    {
+    public static func writeMember(
+        _ key: StaticString, _ value: String?, first: Bool = false, into out: inout ByteWriter
+    ) {
         if !first { out.append(UInt8(ascii: ",")) }
         writeKey(key, into: &out)
         writeString(value, into: &out)
     }
 
     /// Appends `s` as a quoted JSON string, or `null` when it is `nil`.
-    public static func writeString(_ s: String?, into out: inout [UInt8]) {
+    public static func writeString(_ s: String?, into out: inout ByteWriter) {
         guard let s else {
             writeRaw("null", into: &out)
             return
@@ -153,7 +150,7 @@ extension JSON {
     }
 
     /// Appends `s` as a quoted JSON string.
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString(_ s: String, into out: inout ByteWriter) {
         out.append(0x22)
         if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
             var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
@@ -163,20 +160,24 @@ extension JSON {
     }
 
     /// Appends UTF-8 `bytes` as a quoted JSON string.
-    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         out.append(0x22)
         writeEscaped(bytes, into: &out)
         out.append(0x22)
     }
 
     /// Appends UTF-8 `bytes` with the escapes of a JSON string, without quotes: runs that need none are copied whole.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        guard let base = bytes.baseAddress else { return }
         var runStart = 0
-        for i in 0..<bytes.count {
+        var high: UInt64 = 0
+        var i = PlainBytes.skipWords(in: base, from: 0, to: bytes.count, high: &high)
+        while i < bytes.count {
             let b = bytes[i]
+            i += 1
             if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            runStart = i + 1
+            out.append(base + runStart, count: i - 1 - runStart)
+            runStart = i
             out.append(0x5C)
             switch b {
             case 0x22: out.append(0x22)
@@ -192,7 +193,7 @@ extension JSON {
                 out.append(hexDigits[Int(b & 0xF)])
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        out.append(base + runStart, count: bytes.count - runStart)
     }
 }
 
@@ -233,10 +234,9 @@ public struct JSONText: Sendable, Hashable {
 
     /// The compact text of `value`.
     public init(_ value: JSON) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        value.write(into: &bytes)
-        self.bytes = bytes
+        var out = ByteWriter(capacity: 256)
+        value.write(into: &out)
+        bytes = out.finish()
     }
 
     /// The value the text holds.

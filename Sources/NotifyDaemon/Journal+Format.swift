@@ -1,3 +1,6 @@
+import Glibc
+import JSON
+
 extension Journal {
     /// Fields the writer sets itself; a caller's field by one of these names is left out.
     static let reservedFieldNames: Set<String> = [
@@ -18,7 +21,7 @@ extension Journal {
     /// unambiguously).
     public static func escape(_ text: String) -> String {
         // Printable ASCII without a backslash (nearly every value) needs no look at the scalars.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) { return text }
+        if isPlain(text) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
@@ -34,6 +37,15 @@ extension Journal {
             }
         }
         return out
+    }
+
+    /// True when `text` is printable ASCII without a backslash, checked on its contiguous UTF-8.
+    static func isPlain(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for b in bytes where b &- 0x20 >= 0x5F || b == 0x5C { return false }
+            return true
+        }
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -87,46 +99,50 @@ extension JournalEntry {
 
     /// One console line, newline-terminated: `notifyd[pid]: message key=value …`.
     func consoleLine(identifier: String, pid: Int32) -> String {
-        var bytes: [UInt8] = []
+        var bytes = ByteWriter(capacity: 256)
         writeConsoleLine(identifier: identifier, pid: pid, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends ``consoleLine(identifier:pid:)`` as UTF-8, built on bytes: printable ASCII values (nearly all)
     /// are copied as they are.
-    func writeConsoleLine(identifier: String, pid: Int32, into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + 256)
-        out.append(contentsOf: identifier.utf8)
+    func writeConsoleLine(identifier: String, pid: Int32, into out: inout ByteWriter) {
+        out.append(utf8: identifier)
         out.append(UInt8(ascii: "["))
-        out.append(contentsOf: String(pid).utf8)
-        out.append(contentsOf: "]: ".utf8)
-        Self.writeEscaped(message, into: &out)
+        JSON.writeInt(Int(pid), into: &out)
+        out.append("]: ")
+        out.append(utf8: Journal.escape(message))
         for (name, value) in fields where Self.isAccepted(name) {
             out.append(UInt8(ascii: " "))
-            let key = name.utf8
-            let start = name.hasPrefix("NOTIFYD_") ? key.index(key.startIndex, offsetBy: 8) : key.startIndex
-            for byte in key[start...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+            var name = name
+            name.withUTF8 { key in
+                // `NOTIFYD_` is left out and the rest lowercased: `decision_id=…`.
+                let prefix: StaticString = "NOTIFYD_"
+                var skip = 0
+                if let base = key.baseAddress, key.count > prefix.utf8CodeUnitCount,
+                    memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+                {
+                    skip = prefix.utf8CodeUnitCount
+                }
+                for byte in key[skip...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+            }
             out.append(UInt8(ascii: "="))
-            let quoted = value.isEmpty || value.utf8.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
-            guard quoted else {
-                Self.writeEscaped(value, into: &out)
-                continue
+            // Escaping adds no spaces, quotes or `=`: the escaped value has them exactly where the raw one does.
+            var escaped = Journal.escape(value)
+            escaped.withUTF8 { bytes in
+                let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
+                guard quoted else {
+                    out.append(bytes)
+                    return
+                }
+                out.append(UInt8(ascii: "\""))
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                    out.append(byte)
+                }
+                out.append(UInt8(ascii: "\""))
             }
-            // Escaping adds no spaces, quotes or `=`: what the raw value has decides the quoting.
-            out.append(UInt8(ascii: "\""))
-            var escaped: [UInt8] = []
-            Self.writeEscaped(value, into: &escaped)
-            for byte in escaped {
-                if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
-                out.append(byte)
-            }
-            out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: "\n"))
-    }
-
-    /// Appends ``Journal/escape(_:)`` of `text` (which returns plain values as they are, without copying).
-    private static func writeEscaped(_ text: String, into out: inout [UInt8]) {
-        out.append(contentsOf: Journal.escape(text).utf8)
     }
 }

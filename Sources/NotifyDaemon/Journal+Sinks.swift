@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// journald's native protocol, with the caller's source location as `CODE_FILE`/`CODE_LINE`/`CODE_FUNC`.
 struct NativeJournalSink: JournalSink {
@@ -11,16 +12,39 @@ struct NativeJournalSink: JournalSink {
     }
 }
 
-/// One line per entry on a file descriptor (stderr), written with a single `write` where possible.
+/// One line per entry on a file descriptor (stderr): the lines of one wake-up of the writer thread go out in as few
+/// `write` calls as fit (a line is never split between two calls unless it alone exceeds ``chunkSize``).
 struct ConsoleSink: JournalSink {
     let identifier: String
     let descriptor: Int32
     private let pid = getpid()
+    /// The most bytes gathered for one `write`.
+    static let chunkSize = 64 * 1024
 
     func write(_ entry: JournalEntry) -> Bool {
-        var line: [UInt8] = []
-        entry.writeConsoleLine(identifier: identifier, pid: pid, into: &line)
-        return line.withUnsafeBufferPointer { bytes in
+        write(batch: [entry]) == 0
+    }
+
+    func write(batch entries: [JournalEntry]) -> Int {
+        var failed = 0
+        var chunk = ByteWriter(capacity: Swift.min(Self.chunkSize, entries.count * 256))
+        var linesInChunk = 0
+        for entry in entries {
+            entry.writeConsoleLine(identifier: identifier, pid: pid, into: &chunk)
+            linesInChunk += 1
+            if chunk.count >= Self.chunkSize {
+                if !writeAll(chunk) { failed += linesInChunk }
+                chunk.truncate(to: 0)
+                linesInChunk = 0
+            }
+        }
+        if linesInChunk > 0, !writeAll(chunk) { failed += linesInChunk }
+        return failed
+    }
+
+    /// Writes every byte, retrying short writes and `EINTR`; `false` on any other error.
+    private func writeAll(_ chunk: borrowing ByteWriter) -> Bool {
+        chunk.withBytes { bytes in
             guard let base = bytes.baseAddress else { return true }
             var offset = 0
             while offset < bytes.count {

@@ -177,10 +177,18 @@ struct JournalEntry: Sendable {
     var function: String
 }
 
-/// Writes entries; called on the writer thread only, one entry at a time.
+/// Writes entries; called on the writer thread only.
 protocol JournalSink: Sendable {
     /// Writes one entry; `false` when the target refused it.
     func write(_ entry: JournalEntry) -> Bool
+    /// Writes the entries of one wake-up, in order; returns how many the target refused.
+    func write(batch entries: [JournalEntry]) -> Int
+}
+
+extension JournalSink {
+    func write(batch entries: [JournalEntry]) -> Int {
+        entries.reduce(0) { failed, entry in failed + (write(entry) ? 0 : 1) }
+    }
 }
 
 /// The queue and its writer thread. All mutable state is guarded by `mutex`.
@@ -307,6 +315,7 @@ final class JournalQueue: @unchecked Sendable {
         sigfillset(&all)
         pthread_sigmask(SIG_BLOCK, &all, nil)
         var batch: [QueuedEntry] = []
+        var entries: [JournalEntry] = []
         while true {
             pthread_mutex_lock(mutex)
             while pending.isEmpty, droppedSinceReport == 0, !stopping {
@@ -323,14 +332,15 @@ final class JournalQueue: @unchecked Sendable {
             droppedSinceReport = 0
             pthread_mutex_unlock(mutex)
 
-            var failed = 0
             var invalidFields = 0
+            entries.removeAll(keepingCapacity: true)
             for queued in batch {
                 let entry = queued.rendered()
-                if !sink.write(entry) { failed += 1 }
                 invalidFields += entry.invalidFieldCount
+                entries.append(entry)
             }
-            if dropped > 0, !sink.write(Self.droppedReport(dropped)) { failed += 1 }
+            if dropped > 0 { entries.append(Self.droppedReport(dropped)) }
+            let failed = sink.write(batch: entries)
 
             pthread_mutex_lock(mutex)
             counters.written += batch.count + (dropped > 0 ? 1 : 0)

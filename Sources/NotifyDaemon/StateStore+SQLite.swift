@@ -44,7 +44,6 @@ final class SQLiteConnection {
     let db: OpaquePointer
     let path: String
     private var prepared: [OpaquePointer] = []
-    private var scratch: [UInt8] = []
 
     init(path: String) throws(StoreError) {
         var handle: OpaquePointer?
@@ -193,9 +192,8 @@ final class SQLiteConnection {
 
     /// Binds the compact JSON text of `value`.
     func bind(_ s: SQLiteStatement, _ index: Int32, json value: JSON) throws(StoreError) {
-        scratch.removeAll(keepingCapacity: true)
-        value.write(into: &scratch)
-        let rc = scratch.withUnsafeBytes { bytes in bindText(s, index, bytes) }
+        let text = JSONText(value)
+        let rc = text.bytes.withUnsafeBytes { bytes in bindText(s, index, bytes) }
         try check(rc, "bind a value")
     }
 

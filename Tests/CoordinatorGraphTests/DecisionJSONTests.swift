@@ -89,8 +89,7 @@ import Testing
                 ] {
                     decision.source = source
                     decision.device = source == nil ? nil : "dev\u{7f}-1"
-                    var tree: [UInt8] = []
-                    decision.json.write(into: &tree)
+                    let tree = JSONText(decision.json).bytes
                     #expect(decision.jsonText.bytes == tree, "\(String(decoding: tree, as: UTF8.self))")
                 }
             }

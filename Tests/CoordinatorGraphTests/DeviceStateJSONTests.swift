@@ -37,8 +37,7 @@ import Testing
         states.append(state)
         #expect(state.pending != nil)
         for state in states {
-            var tree: [UInt8] = []
-            state.json.write(into: &tree)
+            let tree = JSONText(state.json).bytes
             #expect(state.jsonText.bytes == tree, "\(String(decoding: tree, as: UTF8.self))")
         }
     }

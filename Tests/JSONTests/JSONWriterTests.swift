@@ -77,9 +77,10 @@ import Testing
     }
 
     @Test func writeIntoAppendsToExistingBytes() {
-        var out = Array("x=".utf8)
+        var out = ByteWriter()
+        out.append("x=")
         JSON.array([1, "a"]).write(into: &out)
-        #expect(String(decoding: out, as: UTF8.self) == #"x=[1,"a"]"#)
+        #expect(String(decoding: out.finish(), as: UTF8.self) == #"x=[1,"a"]"#)
         #expect(JSON.string("d").description == #""d""#)
     }
 }

@@ -50,16 +50,19 @@ struct DecisionIDs {
         lastMilliseconds = ms
         let high = ms << 16 | 0x7000 | counter  // version 7
         let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-        var position = 0
-        for word in [high, low] {
-            for nibble in 0..<16 {
-                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                let shift = UInt64(60 - nibble * 4)
+        return String(unsafeUninitializedCapacity: 36) { bytes in
+            var position = 0
+            for nibble in 0..<32 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    bytes[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let word = nibble < 16 ? high : low
+                let shift = UInt64(60 - (nibble & 15) * 4)
                 bytes[position] = Self.hex[Int((word >> shift) & 0xF)]
                 position += 1
             }
+            return position
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -38,7 +38,7 @@ extension RouterService {
                 ])
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
         }
-        stats.byFormat[reading.format.rawValue, default: 0] += 1
+        stats.byFormat[reading.format, default: 0] += 1
         let explain = p["explain"]?.boolValue ?? false
         switch config.graph.target(for: reading.candidates, explain: explain) {
         case .success(let target):
@@ -56,7 +56,7 @@ extension RouterService {
         -> MethodResult
     {
         let explain = p["explain"]?.boolValue ?? false
-        stats.byFormat[PayloadFormat.link.rawValue, default: 0] += 1
+        stats.byFormat[.link, default: 0] += 1
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
         switch config.graph.target(for: [candidate], explain: explain) {
         case .success(let target):
@@ -157,7 +157,7 @@ extension RouterService {
     /// Counts, journals, and keeps the decision; non-dry-run decisions join the batch's commit.
     func record(_ decision: Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection) {
         stats.decisions += 1
-        stats.byOutcome[decision.outcome.rawValue, default: 0] += 1
+        stats.byOutcome[decision.outcome, default: 0] += 1
         journal.log(
             .decisionMade, priority: .info,
             details: DecisionJournalDetails(

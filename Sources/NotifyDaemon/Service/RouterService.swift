@@ -5,7 +5,7 @@ import JSON
 import Varlink
 
 /// The loaded config with what is derived from it; replaced whole on reload.
-struct ActiveConfig {
+final class ActiveConfig: Sendable {
     let generation: Int
     let graph: Graph
     let resolver: Resolver

@@ -1,3 +1,5 @@
+import CoordinatorGraph
+import DeepLink
 import JSON
 
 /// Latencies in a fixed log-linear histogram: constant memory, O(1) to record, percentiles to
@@ -48,8 +50,8 @@ struct LatencyHistogram {
 struct Stats {
     var requests = 0
     var decisions = 0
-    var byOutcome: [String: Int] = [:]
-    var byFormat: [String: Int] = [:]
+    var byOutcome: [Decision.Outcome: Int] = [:]
+    var byFormat: [PayloadFormat: Int] = [:]
     var errors: [String: Int] = [:]
     var rejectedPayloads = 0
     var protocolViolations = 0
@@ -65,5 +67,10 @@ struct Stats {
         var o = JSONObject()
         for key in counts.keys.sorted() { o[key] = .int(counts[key]!) }
         return .object(o)
+    }
+
+    /// Counts keyed by an enum's raw value (outcomes, formats), for `GetStats`.
+    static func object<Key: RawRepresentable<String>>(_ counts: [Key: Int]) -> JSON {
+        object(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
     }
 }

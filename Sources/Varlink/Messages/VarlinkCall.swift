@@ -120,9 +120,9 @@ extension VarlinkCall {
     /// Flags are written only when set; `parameters` is always written.
     public func encode(into out: inout [UInt8]) {
         out.append(contentsOf: #"{"method":"#.utf8)
-        JSON.writeString(method, into: &out)
+        out.appendWritten { JSON.writeString(method, into: &$0) }
         out.append(contentsOf: #","parameters":"#.utf8)
-        JSON.object(parameters).write(into: &out)
+        out.appendWritten(capacity: 256) { JSON.object(parameters).write(into: &$0) }
         if oneway { out.append(contentsOf: #","oneway":true"#.utf8) }
         if more { out.append(contentsOf: #","more":true"#.utf8) }
         if upgrade { out.append(contentsOf: #","upgrade":true"#.utf8) }

@@ -38,7 +38,7 @@ extension VarlinkReply {
     /// Appends the reply as a JSON object and its terminating NUL byte to `out`.
     public func encode(into out: inout [UInt8]) {
         Self.encodeHead(into: &out)
-        JSON.object(parameters).write(into: &out)
+        out.appendWritten(capacity: 256) { JSON.object(parameters).write(into: &$0) }
         Self.encodeTail(continues: continues, error: error, into: &out)
     }
 
@@ -62,8 +62,9 @@ extension VarlinkReply {
         member: StaticString, valueJSON: some Collection<UInt8>, continues: Bool = false, into out: inout [UInt8]
     ) {
         encodeHead(into: &out)
-        out.append(UInt8(ascii: "{"))
-        JSON.writeKey(member, into: &out)
+        out.append(contentsOf: #"{""#.utf8)
+        out.append(contentsOf: UnsafeBufferPointer(start: member.utf8Start, count: member.utf8CodeUnitCount))
+        out.append(contentsOf: #"":"#.utf8)
         out.append(contentsOf: valueJSON)
         out.append(UInt8(ascii: "}"))
         encodeTail(continues: continues, error: nil, into: &out)
@@ -71,15 +72,15 @@ extension VarlinkReply {
 
     @inline(__always)
     private static func encodeHead(into out: inout [UInt8]) {
-        JSON.writeRaw(#"{"parameters":"#, into: &out)
+        out.append(contentsOf: #"{"parameters":"#.utf8)
     }
 
     @inline(__always)
     private static func encodeTail(continues: Bool, error: String?, into out: inout [UInt8]) {
-        if continues { JSON.writeRaw(#","continues":true"#, into: &out) }
+        if continues { out.append(contentsOf: #","continues":true"#.utf8) }
         if let error {
-            JSON.writeRaw(#","error":"#, into: &out)
-            JSON.writeString(error, into: &out)
+            out.append(contentsOf: #","error":"#.utf8)
+            out.appendWritten { JSON.writeString(error, into: &$0) }
         }
         out.append(UInt8(ascii: "}"))
         out.append(0)
@@ -149,7 +150,7 @@ extension VarlinkReply {
 extension JSONObject {
     /// Appends the object as compact JSON followed by the NUL byte that ends a varlink message.
     public func appendVarlinkMessage(into out: inout [UInt8]) {
-        JSON.object(self).write(into: &out)
+        out.appendWritten(capacity: 256) { JSON.object(self).write(into: &$0) }
         out.append(0)
     }
 }

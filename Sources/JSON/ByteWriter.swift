@@ -1,0 +1,121 @@
+import Glibc
+
+/// Bytes appended at the end of one growing buffer: what the JSON writers write into.
+///
+/// An `[UInt8]` checks uniqueness and capacity and goes through a generic copy on every append, which cost more than
+/// the text itself in the profile of the daemon's hot path (a decision is ≈ 60 appends). This buffer is owned by
+/// one writer (`~Copyable`), so an append is a capacity check and a store or a `memcpy`, inlined into the caller.
+public struct ByteWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var used: Int
+
+    /// The number of bytes written.
+    public var count: Int { used }
+
+    /// An empty writer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 256) {
+        self.capacity = Swift.max(capacity, 16)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        used = 0
+    }
+
+    deinit { base.deallocate() }
+
+    /// Appends one byte.
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        if used == capacity { grow(toHold: 1) }
+        base[used] = byte
+        used &+= 1
+    }
+
+    /// Appends `length` bytes from `source`.
+    @inlinable @inline(__always)
+    public mutating func append(_ source: UnsafeRawPointer, count length: Int) {
+        if capacity &- used < length { grow(toHold: length) }
+        memcpy(base + used, source, length)
+        used &+= length
+    }
+
+    /// Appends the bytes of `buffer`.
+    @inlinable @inline(__always)
+    public mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress else { return }
+        append(source, count: buffer.count)
+    }
+
+    /// Appends literal text (punctuation, `null`, member names) without looking at it.
+    @inlinable @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    /// Appends the bytes of `bytes`.
+    @inlinable
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends the UTF-8 of `text` as it is (no escaping).
+    @inlinable
+    public mutating func append(utf8 text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Appends `byte` `repetitions` times.
+    public mutating func append(repeating byte: UInt8, count repetitions: Int) {
+        guard repetitions > 0 else { return }
+        if capacity &- used < repetitions { grow(toHold: repetitions) }
+        memset(base + used, Int32(byte), repetitions)
+        used &+= repetitions
+    }
+
+    /// Drops the bytes after the first `newCount` (to undo a partial write).
+    public mutating func truncate(to newCount: Int) {
+        precondition(newCount >= 0 && newCount <= used, "truncating beyond the written bytes")
+        used = newCount
+    }
+
+    /// The byte at `offset`, which must be below ``count``.
+    public subscript(offset: Int) -> UInt8 {
+        precondition(offset >= 0 && offset < used, "reading beyond the written bytes")
+        return base[offset]
+    }
+
+    /// Calls `body` with the bytes written so far.
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: used))
+    }
+
+    /// The bytes written, as an array (the writer's buffer is freed).
+    public consuming func finish() -> [UInt8] {
+        let used = used
+        let base = base
+        return [UInt8](unsafeUninitializedCapacity: used) { buffer, initialized in
+            if let target = buffer.baseAddress { target.update(from: base, count: used) }
+            initialized = used
+        }
+    }
+
+    /// Makes room for `additional` more bytes: at least doubles, so appends stay amortized O(1).
+    @usableFromInline
+    mutating func grow(toHold additional: Int) {
+        let newCapacity = Swift.max(capacity &* 2, used &+ additional)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: used)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends what `write` writes, for code that builds an array off the hot path (a client's call, an error reply).
+    public mutating func appendWritten(capacity: Int = 64, _ write: (inout ByteWriter) -> Void) {
+        var writer = ByteWriter(capacity: capacity)
+        write(&writer)
+        writer.withBytes { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import JSON
+
+@Suite struct ByteWriterTests {
+    @Test func appendsGrowPastTheInitialCapacityAndKeepEveryByte() {
+        var out = ByteWriter(capacity: 16)
+        var expected: [UInt8] = []
+        for i in 0..<1_000 {
+            let byte = UInt8(truncatingIfNeeded: i)
+            out.append(byte)
+            expected.append(byte)
+            if i % 7 == 0 {
+                out.append("<tag>")
+                expected += Array("<tag>".utf8)
+            }
+        }
+        out.append(repeating: 0x20, count: 300)
+        expected += Array(repeating: 0x20, count: 300)
+        out.append(utf8: "é and ✓")
+        expected += Array("é and ✓".utf8)
+        #expect(out.count == expected.count)
+        #expect(out[0] == 0 && out[out.count - 1] == expected.last)
+        #expect(out.finish() == expected)
+    }
+
+    @Test func truncateUndoesAPartialWrite() {
+        var out = ByteWriter()
+        out.append("kept")
+        let mark = out.count
+        out.append(",dropped")
+        out.truncate(to: mark)
+        out.append("!")
+        #expect(out.finish() == Array("kept!".utf8))
+    }
+
+    @Test func appendWrittenAddsToAnExistingArray() {
+        var bytes = Array("x=".utf8)
+        bytes.appendWritten { JSON.writeString("a\"b", into: &$0) }
+        #expect(bytes == Array(#"x="a\"b""#.utf8))
+    }
+
+    /// The escaper skips whole 8-byte words without special bytes: a special byte at every offset of a long string,
+    /// and non-ASCII text around it, must come out exactly as the byte-at-a-time escaper writes it.
+    @Test(arguments: [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x01, 0x1F, 0x09])
+    func stringsEscapeASpecialByteAtEveryOffset(special: UInt8) {
+        for length in [1, 7, 8, 9, 15, 16, 17, 40] {
+            for offset in 0..<length {
+                var raw = Array("abcdéfgh✓ijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP".utf8.prefix(length))
+                raw[offset] = special
+                let text = String(decoding: raw, as: UTF8.self)
+                var out = ByteWriter()
+                JSON.writeString(text, into: &out)
+                #expect(out.finish() == Self.escapedByteByByte(text), "length \(length), offset \(offset)")
+            }
+        }
+    }
+
+    private static func escapedByteByByte(_ text: String) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        for b in text.utf8 {
+            switch b {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            case 0x09: out += Array(#"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            default: out.append(b)
+            }
+        }
+        out.append(0x22)
+        return out
+    }
+}
