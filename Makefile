@@ -79,7 +79,8 @@ install: release
 	    systemctl daemon-reload 2>/dev/null || true; \
 	fi
 
-# Figures, never assertions: in-process benchmarks, then notifyd against the C floor side by side.
+# Figures, never assertions: in-process benchmarks, then notifyd against the C floor side by side, payload parsing
+# against simdjson (installed by its script), and start time and memory on shop.yaml and a 10,000-page graph.
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	.build/release/notifyd-bench matcher
@@ -87,6 +88,8 @@ bench: deps
 	.build/release/notifyd-bench config
 	.build/release/notifyd-bench store
 	bash Benchmarks/run-daemon-bench.sh
+	bash Benchmarks/run-payload-bench.sh
+	bash Benchmarks/run-start-bench.sh
 
 # libFuzzer targets, each for FUZZ_SECONDS, from the seed corpus under Fuzz/corpus.
 FUZZ_SECONDS ?= 60

@@ -1,27 +1,39 @@
 import CoordinatorGraph
 import Foundation
 
-/// `notifyd-bench config [--runs N] [--coordinators C] [--pages P]`: load + validate + freeze time (median of
-/// runs, wall and thread CPU) of a generated config of C coordinators and P pages (default 1,000 and 10,000), as
-/// YAML and as JSON.
+/// `notifyd-bench config [--runs N] [--coordinators C] [--pages P] [--write PATH]`: load + validate + freeze time
+/// (median of runs, wall and thread CPU) of a generated config of C coordinators and P pages (default 1,000 and
+/// 10,000), as YAML and as JSON. With `--write`, the config is written to PATH instead (JSON when PATH ends in
+/// `.json`, else YAML), for `notifyd --config PATH`.
 func runConfigBenchmark(_ arguments: [String]) {
     var runs = 7
     var coordinators = 1_000
     var pages = 10_000
+    var writePath: String?
     var i = 0
     while i < arguments.count {
-        let value = i + 1 < arguments.count ? Int(arguments[i + 1]) : nil
-        switch (arguments[i], value) {
-        case ("--runs", let n?): runs = max(1, n)
-        case ("--coordinators", let n?): coordinators = max(12, n)
-        case ("--pages", let n?): pages = max(coordinators, n)
+        let value = i + 1 < arguments.count ? arguments[i + 1] : nil
+        switch (arguments[i], value, value.flatMap { Int($0) }) {
+        case ("--runs", _, let n?): runs = max(1, n)
+        case ("--coordinators", _, let n?): coordinators = max(12, n)
+        case ("--pages", _, let n?): pages = max(coordinators, n)
+        case ("--write", let path?, _): writePath = path
         default:
-            print("usage: notifyd-bench config [--runs N] [--coordinators C] [--pages P]")
+            print("usage: notifyd-bench config [--runs N] [--coordinators C] [--pages P] [--write PATH]")
             exit(2)
         }
         i += 2
     }
     let config = GeneratedConfig(coordinators: coordinators, pages: pages)
+    if let writePath {
+        let text = writePath.lowercased().hasSuffix(".json") ? config.json : config.yaml
+        guard FileManager.default.createFile(atPath: writePath, contents: Data(text.utf8)) else {
+            print("cannot write \(writePath)")
+            exit(1)
+        }
+        print("wrote \(writePath): \(coordinators) coordinators, \(pages) pages, \(text.utf8.count) bytes")
+        return
+    }
     print("config: \(runs) runs, median shown; one core")
     print("format   coordinators   pages   routes      bytes   wall ms    cpu ms   cpu µs/page")
     for (format, text, file) in [("yaml", config.yaml, "bench.yaml"), ("json", config.json, "bench.json")] {

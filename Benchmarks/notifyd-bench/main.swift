@@ -16,7 +16,11 @@ let benchmarks: [Benchmark] = [
         name: "matcher", summary: "link matches per second for 10, 1,000 and 10,000 routes", run: runMatcherBenchmark),
     Benchmark(name: "resolver", summary: "resolver decisions per second", run: { runResolverBenchmark(arguments: $0) }),
     Benchmark(
-        name: "config", summary: "load + validate a 1,000-coordinator / 10,000-page config", run: runConfigBenchmark),
+        name: "config", summary: "load + validate a 1,000-coordinator / 10,000-page config (or --write it)",
+        run: runConfigBenchmark),
+    Benchmark(
+        name: "payload", summary: "µs to parse and read each payload format, beside Foundation's JSON readers",
+        run: runPayloadBenchmark),
     Benchmark(
         name: "store", summary: "durable decisions per second through group commit",
         run: { runStoreBenchmark(arguments: $0) }),
