@@ -5,7 +5,7 @@ import socket
 import subprocess
 import threading
 
-from conftest import BIN
+from conftest import BIN, ROOT
 
 BENCH = os.path.join(BIN, "notifyd-bench")
 ROUTER = "io.notifyd.Router"
@@ -75,3 +75,22 @@ def test_bench_counts_wrong_replies_as_errors(workdir):
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["replies"] == 100
     assert figures["errors"] == 100
+
+
+def test_payload_bench_reads_every_example_format():
+    # The in-process payload benchmark, briefly: one row per example payload with a figure for each reader that
+    # accepts it (the bare link is not JSON, so only the payload reader has one).
+    result = subprocess.run([BENCH, "payload", "--runs", "1", "--seconds", "0.05"], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()
+            if line.split() and line.split()[0].endswith((".json", ".txt"))}
+    assert set(rows) == {"apns-offer.json", "fcm-v1.json", "fcm-legacy.json", "ntfy.json", "gotify.json", "link.txt"}
+    assert [rows[f][1] for f in ("apns-offer.json", "fcm-v1.json", "fcm-legacy.json", "ntfy.json", "gotify.json",
+                                 "link.txt")] == ["apns", "fcm", "fcm-legacy", "ntfy", "gotify", "link"]
+    for name, row in rows.items():
+        figures = row[3:]
+        if name == "link.txt":
+            assert figures[0] == "—" and float(figures[1]) > 0
+        else:
+            assert all(float(value) > 0 for value in figures), row
