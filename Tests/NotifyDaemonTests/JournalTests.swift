@@ -158,6 +158,42 @@ import Testing
                 == "notifyd[\(pid)]: config loaded config=/etc/notifyd/notifyd.yaml\nnotifyd[\(pid)]: stopping\n")
     }
 
+    @Test func aBatchLargerThanOneWriteArrivesWholeAndInOrder() throws {
+        var template = "/tmp/notifyd-console-XXXXXX".utf8CString
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        #expect(fd >= 0)
+        defer {
+            close(fd)
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        let sink = ConsoleSink(identifier: "notifyd", descriptor: fd)
+        // About 200 KiB of lines: more than one write's worth (ConsoleSink.chunkSize).
+        let entries = (0..<2_000).map { i in
+            entry(
+                message: "entry \(i)",
+                fields: [(JournalField.device, "device-\(i)-" + String(repeating: "x", count: 64))])
+        }
+        #expect(sink.write(batch: entries) == 0)
+        let size = Int(lseek(fd, 0, SEEK_END))
+        #expect(size > 2 * ConsoleSink.chunkSize)
+        var bytes = [UInt8](repeating: 0, count: size)
+        #expect(bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) } == size)
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == entries.count)
+        for (i, line) in lines.enumerated() {
+            #expect(line == entries[i].consoleLine(identifier: "notifyd", pid: getpid()).dropLast())
+        }
+    }
+
+    @Test func aBatchTheTargetRefusesCountsEveryLineAsFailed() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let sink = ConsoleSink(identifier: "notifyd", descriptor: fd)
+        #expect(sink.write(batch: (0..<5).map { entry(message: "lost \($0)") }) == 5)
+        #expect(!sink.write(entry()))
+    }
+
     @Test func theNoneTargetQueuesNothing() {
         let journal = Journal(target: .none)
         journal.log(.started, priority: .info, message: "x")
