@@ -106,14 +106,16 @@ for line in open(results):
 def med(name, key):
     values = [r[key] for r in runs[name] if r.get(key) is not None]
     return statistics.median(values) if values else float("nan")
-def cpu_per_request(name):
-    return statistics.median(r["serverCPUSeconds"] * 1e6 / max(1, r["replies"]) for r in runs[name])
+def cpu_per_request(name, key="serverCPUSeconds"):
+    return statistics.median(r[key] * 1e6 / max(1, r["replies"]) for r in runs[name])
 print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores)\n")
-print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}{'errors':>8}")
+print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}"
+      f"{'cli µs cpu/req':>16}{'errors':>8}")
 for name in runs:
     errors = sum(r["errors"] for r in runs[name])
     print(f"{name:<18}{med(name, 'requestsPerSecond'):>10.0f}{med(name, 'p50'):>9.1f}{med(name, 'p90'):>9.1f}"
-          f"{med(name, 'p99'):>9.1f}{med(name, 'max'):>10.1f}{cpu_per_request(name):>16.1f}{errors:>8}")
+          f"{med(name, 'p99'):>9.1f}{med(name, 'max'):>10.1f}{cpu_per_request(name):>16.1f}"
+          f"{cpu_per_request(name, 'clientCPUSeconds'):>16.1f}{errors:>8}")
 rtt = med("notifyd-rtt", "p50") / med("floor-rtt", "p50")
 tput = med("notifyd-dry", "requestsPerSecond") / med("floor-pipelined", "requestsPerSecond")
 stateful = med("notifyd-stateful", "requestsPerSecond")

@@ -20,6 +20,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     let progress = DaemonBenchmarkProgress()
     let pid = options.pid ?? peerPID(of: options.socket)
     let before = pid.flatMap(processCPUSeconds)
+    let clientBefore = ownCPUSeconds()
     let start = DispatchTime.now().uptimeNanoseconds
     let perConnection = options.requests.map { total in
         (0..<options.connections).map { total / options.connections + ($0 < total % options.connections ? 1 : 0) }
@@ -60,6 +61,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     if tty { print("\r" + String(repeating: " ", count: 70) + "\r", terminator: "") }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let after = pid.flatMap(processCPUSeconds)
+    let clientAfter = ownCPUSeconds()
     let peak = pid.flatMap(peakResidentBytes)
 
     var latencies: [UInt64] = []
@@ -77,13 +79,14 @@ func runDaemonBenchmark(_ arguments: [String]) {
         let rank = min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)
         return Double(latencies[max(0, rank)]) / 1000
     }
-    let cpu = (before != nil && after != nil) ? after! - before! : nil
+    let cpu = before.flatMap { b in after.map { $0 - b } }
+    let clientCPU = clientAfter - clientBefore
     let figures = DaemonBenchmarkFigures(
         connections: options.connections, depth: options.depth, mix: options.mix.map(\.rawValue).joined(separator: ","),
         sent: sent, replies: replies, errors: errors + failures.count, seconds: elapsed,
         requestsPerSecond: Double(replies) / elapsed, p50: percentile(0.50), p90: percentile(0.90),
         p99: percentile(0.99), max: latencies.last.map { Double($0) / 1000 } ?? 0,
-        serverCPUSeconds: cpu, serverPeakRSS: peak)
+        serverCPUSeconds: cpu, serverPeakRSS: peak, clientCPUSeconds: clientCPU)
     if options.json {
         print(figures.json)
     } else {
@@ -403,6 +406,14 @@ private func processCPUSeconds(_ pid: Int32) -> Double? {
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
+/// This process's user and system CPU time, from `getrusage` (microsecond resolution).
+private func ownCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// The peak resident set (VmHWM) of a process in bytes, from /proc/PID/status.
 private func peakResidentBytes(_ pid: Int32) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -430,6 +441,8 @@ struct DaemonBenchmarkFigures {
     let max: Double
     let serverCPUSeconds: Double?
     let serverPeakRSS: Int?
+    /// This process's CPU time over the run: shows whether the client, sharing the machine, was the bottleneck.
+    let clientCPUSeconds: Double
 
     func printTable() {
         print("daemon: \(connections) connections × depth \(depth), mix \(mix)")
@@ -447,15 +460,20 @@ struct DaemonBenchmarkFigures {
                     format: "server: %.1f µs CPU per request, %.0f%% of one core",
                     cpu * 1e6 / Double(Swift.max(1, replies)), cpu / seconds * 100))
         }
+        print(
+            String(
+                format: "client: %.1f µs CPU per request, %.0f%% of one core",
+                clientCPUSeconds * 1e6 / Double(Swift.max(1, replies)), clientCPUSeconds / seconds * 100))
     }
 
     var json: String {
         let cpu = serverCPUSeconds.map { String(format: "%.4f", $0) } ?? "null"
         let rss = serverPeakRSS.map(String.init) ?? "null"
+        let clientCPU = String(format: "%.4f", clientCPUSeconds)
         return #"{"connections":\#(connections),"depth":\#(depth),"mix":"\#(mix)","sent":\#(sent),"#
             + #""replies":\#(replies),"errors":\#(errors),"seconds":\#(seconds),"#
             + #""requestsPerSecond":\#(requestsPerSecond),"p50":\#(p50),"p90":\#(p90),"p99":\#(p99),"max":\#(max),"#
-            + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss)}"#
+            + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss),"clientCPUSeconds":\#(clientCPU)}"#
     }
 }
 

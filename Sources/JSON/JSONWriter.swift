@@ -174,10 +174,11 @@ extension JSON {
         var i = PlainBytes.skipWords(in: base, from: 0, to: bytes.count, high: &high)
         while i < bytes.count {
             let b = bytes[i]
-            i += 1
-            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-            out.append(base + runStart, count: i - 1 - runStart)
-            runStart = i
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
+            out.append(base + runStart, count: i - runStart)
             out.append(0x5C)
             switch b {
             case 0x22: out.append(0x22)
@@ -192,6 +193,9 @@ extension JSON {
                 out.append(hexDigits[Int(b >> 4)])
                 out.append(hexDigits[Int(b & 0xF)])
             }
+            i += 1
+            runStart = i
+            i = PlainBytes.skipWords(in: base, from: i, to: bytes.count, high: &high)
         }
         out.append(base + runStart, count: bytes.count - runStart)
     }

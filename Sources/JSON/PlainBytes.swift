@@ -4,21 +4,27 @@ enum PlainBytes {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// The offset of the first whole 8-byte word from `start` that holds a quote, backslash or control character,
-    /// or of the first word that does not fit before `end`; the skipped words are OR-ed into `high` (its high bits
-    /// tell whether any byte was non-ASCII).
+    /// The offset of the first quote, backslash or control character from `start`, found eight bytes at a time;
+    /// when fewer than eight bytes are left before `end` without one, the offset where they begin (the caller's
+    /// byte loop finishes). The bytes skipped are OR-ed into `high`: its high bits tell whether any was non-ASCII.
     @inline(__always)
     static func skipWords(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt64) -> Int {
         var index = start
         while index &+ 8 <= end {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             // A byte is zero in x exactly when (x - 0x01…) & ~x has its high bit set (the standard SWAR test);
-            // likewise a byte below 0x20 for (x - 0x20…) & ~x.
+            // likewise a byte below 0x20 for (x - 0x20…) & ~x. A borrow can only mark bytes above a marked one,
+            // so the lowest marked byte (the first in memory, the word being read little-endian) is a real one.
             let special =
                 ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highs != 0 { break }
+            let marked = special & highs
+            if marked != 0 {
+                let plain = marked.trailingZeroBitCount / 8
+                if plain > 0 { high |= word & (~UInt64(0) >> (64 - 8 * plain)) }
+                return index &+ plain
+            }
             high |= word
             index &+= 8
         }

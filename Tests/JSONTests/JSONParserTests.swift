@@ -205,6 +205,11 @@ import Testing
         let invalid = try parseError(bytes: text([0xFF]))
         #expect(invalid.code == .invalidUTF8)
         #expect(invalid.offset == position + 1)
+        // Non-ASCII bytes just before the closing quote, in the same 8-byte word as the quote: still checked.
+        #expect(try JSON.parse([0x22] + plain[..<position] + Array("é".utf8) + [0x22]) == .string(prefix + "é"))
+        let last = try parseError(bytes: [0x22] + plain[..<position] + [0xFF, 0x22])
+        #expect(last.code == .invalidUTF8)
+        #expect(last.offset == position + 1)
     }
 
     @Test func invalidUTF8OutsideStringsIsAnUnexpectedCharacter() throws {

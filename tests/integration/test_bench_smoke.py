@@ -29,6 +29,7 @@ def test_bench_gets_a_correct_reply_for_every_request(daemon):
     assert figures["sent"] == 2000
     assert figures["replies"] == 2000
     assert figures["serverPeakRSS"] > 0
+    assert figures["clientCPUSeconds"] > 0
     stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
     # The daemon saw every request (plus this GetStats call and the first one).
     assert stats["requests"] - before >= 2000
@@ -40,6 +41,7 @@ def test_bench_prints_a_summary_table(daemon):
     assert "req/s" in result.stdout
     row = result.stdout.splitlines()[2].split()
     assert row[0] == "2000" and row[1] == "0"
+    assert any(line.startswith("client: ") and "µs CPU per request" in line for line in result.stdout.splitlines())
 
 
 def test_bench_counts_wrong_replies_as_errors(workdir):
