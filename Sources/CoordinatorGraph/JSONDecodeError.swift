@@ -86,7 +86,7 @@ enum JSONReader {
 
     /// Throws `unknownKey` for the first key of `object` not in `allowed`.
     static func checkKeys(_ object: JSONObject, allowed: [String], at path: String) throws(JSONDecodeError) {
-        for key in object.keys where !allowed.contains(key) {
+        for (key, _) in object where !allowed.contains(key) {
             throw JSONDecodeError(
                 code: .unknownKey, path: member(path, key),
                 message: "unknown key '\(key)'; expected one of: \(allowed.joined(separator: ", "))")

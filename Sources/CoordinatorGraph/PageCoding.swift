@@ -18,7 +18,7 @@ enum PageCoding {
             try object["arguments"].map { (json) throws(JSONDecodeError) in
                 try JSONReader.object(json, at: argumentsPath)
             } ?? JSONObject()
-        for label in given.keys where !definition.declaration.parameters.contains(where: { $0.label == label }) {
+        for (label, _) in given where !definition.declaration.parameters.contains(where: { $0.label == label }) {
             throw JSONDecodeError(
                 code: .invalidArgument, path: JSONReader.member(argumentsPath, label),
                 message: "\(definition.id) has no parameter '\(label)'; its parameters: \(signature(definition))")
