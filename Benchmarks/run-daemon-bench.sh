@@ -24,12 +24,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [[ -z "${BIN_DIR:-}" ]]; then
-    echo "building release notifyd and notifyd-bench…" >&2
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd >&2)
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd-bench >&2)
-    BIN_DIR="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
-fi
+source "$ROOT/Benchmarks/release-binaries.sh"
+release_binaries notifyd notifyd-bench
 cc -O2 -o "$WORK/echo-server" "$ROOT/Benchmarks/floor/echo-server.c"
 BENCH="$BIN_DIR/notifyd-bench"
 

@@ -33,11 +33,8 @@ if ! dpkg-query -W -f='${Status}' libsimdjson-dev 2>/dev/null | grep -q "install
     echo "installing libsimdjson-dev…" >&2
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimdjson-dev >/dev/null
 fi
-if [[ -z "${BIN_DIR:-}" ]]; then
-    echo "building release notifyd-bench…" >&2
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd-bench >&2)
-    BIN_DIR="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
-fi
+source "$ROOT/Benchmarks/release-binaries.sh"
+release_binaries notifyd-bench
 c++ -O2 -std=c++17 -o "$WORK/simdjson-parse" "$ROOT/Benchmarks/floor/simdjson-parse.cpp" -lsimdjson
 
 echo "notifyd-bench payload…" >&2

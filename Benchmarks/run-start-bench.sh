@@ -20,12 +20,8 @@ CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
 WORK="$(mktemp -d /tmp/notifyd-start-bench.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
-if [[ -z "${BIN_DIR:-}" ]]; then
-    echo "building release notifyd and notifyd-bench…" >&2
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd >&2)
-    (cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product notifyd-bench >&2)
-    BIN_DIR="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)"
-fi
+source "$ROOT/Benchmarks/release-binaries.sh"
+release_binaries notifyd notifyd-bench
 "$BIN_DIR/notifyd-bench" config --write "$WORK/generated.yaml" >&2
 
 python3 - "$WORK" "$RUNS" "$BIN_DIR/notifyd" \

@@ -115,13 +115,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value for `key`; setting `nil` removes the key.
     public subscript(key: String) -> JSON? {
         get {
-            // Comparing lengths first (O(1) for native strings) skips most full string comparisons.
-            let length = key.utf8.count
-            for member in members where member.key.utf8.count == length && member.key == key { return member.value }
-            return nil
+            index(ofKey: key).map { members[$0].value }
         }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
+            if let i = index(ofKey: key) {
                 if let newValue {
                     members[i].value = newValue
                 } else {
@@ -133,10 +130,16 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
-    /// True when the object has `key` (lengths compared first, as in the lookup).
+    /// True when the object has `key`.
     func containsKey(_ key: String) -> Bool {
+        index(ofKey: key) != nil
+    }
+
+    /// Where `key` is among the members. Comparing lengths first (O(1) for native strings) skips most full string
+    /// comparisons.
+    private func index(ofKey key: String) -> Int? {
         let length = key.utf8.count
-        return members.contains { $0.key.utf8.count == length && $0.key == key }
+        return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// Reserves room for `count` keys, so that the parser fills small objects with one allocation.
