@@ -12,7 +12,7 @@ CONFIG      ?= config/shop.yaml
 RUN_DIR     ?= $(CURDIR)/.run
 SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
-APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev pkg-config systemd graphviz
+APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev pkg-config systemd graphviz python3-pip
 PIP_PACKAGES = varlink pytest
 RELEASE_FLAGS = -c release
 
@@ -28,8 +28,13 @@ deps:
 	    echo "installing:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# A Python that Debian manages (PEP 668) refuses plain pip installs: then pip is told it may.
 	@for p in $(PIP_PACKAGES); do \
-	    python3 -m pip show -q $$p >/dev/null 2>&1 || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore $$p; \
+	    python3 -m pip show -q $$p >/dev/null 2>&1 && continue; \
+	    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore $$p 2>/dev/null \
+	    || python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+	        --break-system-packages $$p \
+	    || { echo "cannot install the python package $$p" >&2; exit 1; }; \
 	done
 
 build: deps

@@ -3,7 +3,7 @@ import JSON
 
 extension Decision {
     /// The decision as the JSON of DESIGN.md §3 / `shapes.md`, keys in this order: `id`, `device`, `outcome`,
-    /// `source`, `page`, `path`, `steps`, `pending`, `trace` (only when present), `createdAt`.
+    /// `source`, `page`, `path`, `steps`, `pending`, `warnings` and `trace` (each only when present), `createdAt`.
     public var json: JSON {
         var object = JSONObject(distinctKeysWithValues: [
             "id": .string(id),
@@ -15,6 +15,7 @@ extension Decision {
             "steps": .array(steps.map(\.json)),
             "pending": pending?.json ?? .null,
         ])
+        if let warnings { object.appendDistinct("warnings", .array(warnings.map(JSON.string))) }
         if let trace { object.appendDistinct("trace", .array(trace.map(JSON.string))) }
         object.appendDistinct("createdAt", .string(createdAt.rfc3339))
         return .object(object)
@@ -39,6 +40,10 @@ extension Decision {
         }
         JSON.writeRaw("],\"pending\":", into: &out)
         if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
+        if let warnings {
+            JSON.writeRaw(",\"warnings\":", into: &out)
+            Decision.writeStrings(warnings, into: &out)
+        }
         if let trace {
             JSON.writeRaw(",\"trace\":", into: &out)
             Decision.writeStrings(trace, into: &out)
@@ -68,14 +73,17 @@ extension Decision {
     ///
     /// With a `graph`, pages are checked and typed against it (and each step's ``Step/pageValue`` is filled, so
     /// ``Resolver/apply(_:to:)`` can replay the decision). Without one (a client printing what the daemon sent),
-    /// pages are typed loosely and steps keep only their page descriptions. `trace` may be absent; so may
+    /// pages are typed loosely and steps keep only their page descriptions. `warnings` and `trace` may be absent; so may
     /// `device`, `source` and `pending` (meaning `null`).
     public init(json: JSON, graph: Graph? = nil) throws(JSONDecodeError) {
         let root = "$"
         let object = try JSONReader.object(json, at: root)
         try JSONReader.checkKeys(
             object,
-            allowed: ["id", "device", "outcome", "source", "page", "path", "steps", "pending", "trace", "createdAt"],
+            allowed: [
+                "id", "device", "outcome", "source", "page", "path", "steps", "pending", "warnings", "trace",
+                "createdAt",
+            ],
             at: root)
         let id = try JSONReader.string(try JSONReader.required(object, "id", at: root), at: "$.id")
         let device = try Decision.optionalString(object["device"], at: "$.device")
@@ -111,11 +119,14 @@ extension Decision {
                 pending = try Pending(looseJSON: pendingJSON, at: "$.pending")
             }
         }
+        let warnings = try object["warnings"].map { (j) throws(JSONDecodeError) in
+            try JSONReader.strings(j, at: "$.warnings")
+        }
         let trace = try object["trace"].map { (j) throws(JSONDecodeError) in try JSONReader.strings(j, at: "$.trace") }
         let createdAt = try Pending.timestamp(object, "createdAt", at: root)
         self.init(
             id: id, device: device, outcome: outcome, source: source, page: page, path: path, steps: steps,
-            pending: pending, trace: trace, createdAt: createdAt)
+            pending: pending, warnings: warnings, trace: trace, createdAt: createdAt)
     }
 
     static func optionalString(_ json: JSON?, at path: String) throws(JSONDecodeError) -> String? {

@@ -34,6 +34,8 @@ public struct Decision: Sendable, Hashable {
     public var steps: [Step]
     /// The page kept until its gate finishes (`gated` only).
     public var pending: Pending?
+    /// What the payload carried that notifyd did not use (unknown `aps` keys, …); `nil` when nothing.
+    public var warnings: [String]?
     /// Why, line by line; `nil` unless an explanation was asked for.
     public var trace: [String]?
     /// When the decision was made.
@@ -42,7 +44,8 @@ public struct Decision: Sendable, Hashable {
     /// A decision from its parts.
     public init(
         id: String, device: String? = nil, outcome: Outcome, source: DecisionSource? = nil, page: Page,
-        path: [String], steps: [Step], pending: Pending? = nil, trace: [String]? = nil, createdAt: Timestamp
+        path: [String], steps: [Step], pending: Pending? = nil, warnings: [String]? = nil, trace: [String]? = nil,
+        createdAt: Timestamp
     ) {
         self.id = id
         self.device = device
@@ -52,6 +55,7 @@ public struct Decision: Sendable, Hashable {
         self.path = path
         self.steps = steps
         self.pending = pending
+        self.warnings = warnings
         self.trace = trace
         self.createdAt = createdAt
     }

@@ -84,7 +84,8 @@ extension Graph {
     public func target(for candidates: [LinkCandidate], explain: Bool = false) -> Result<RoutingTarget, TargetError> {
         var trace: [String] = []
         var reasons: [String] = []
-        var ownedButUnknown = false
+        // The first candidate the app owns but does not know: the source of a fallback decision.
+        var ownedButUnknown: LinkCandidate?
         for candidate in candidates {
             let source = DecisionSource(format: candidate.format.rawValue, field: candidate.field, link: candidate.link)
             switch candidate.target {
@@ -99,7 +100,7 @@ extension Graph {
                     if explain { trace.append("\(candidate.field): matched \(page)") }
                     return .success(RoutingTarget(page: page, outcome: .routed, source: source, trace: trace))
                 case .failure(let error):
-                    if error.code == .noMatch { ownedButUnknown = true }
+                    if error.code == .noMatch, ownedButUnknown == nil { ownedButUnknown = candidate }
                     reasons.append("\(candidate.field): \(error.reason)")
                     if explain { trace.append("\(candidate.field): rejected: \(error.reason)") }
                 }
@@ -109,7 +110,7 @@ extension Graph {
                     if explain { trace.append("\(candidate.field): category \(category) → \(page)") }
                     return .success(RoutingTarget(page: page, outcome: .routed, source: source, trace: trace))
                 case .failure(let error):
-                    ownedButUnknown = true
+                    if ownedButUnknown == nil { ownedButUnknown = candidate }
                     let reason = "category \(category): " + error.reasons.joined(separator: "; ")
                     reasons.append("\(candidate.field): \(reason)")
                     if explain { trace.append("\(candidate.field): rejected: \(reason)") }
@@ -117,13 +118,12 @@ extension Graph {
             }
         }
         let firstLink = candidates.first.map { $0.link ?? $0.target.description } ?? ""
-        guard ownedButUnknown, let fallback = app.fallback, case .success(let page) = page(for: fallback) else {
+        guard let owned = ownedButUnknown, let fallback = app.fallback, case .success(let page) = page(for: fallback)
+        else {
             return .failure(TargetError(link: firstLink, reasons: reasons))
         }
         if explain { trace.append("no candidate matched: fallback \(page)") }
-        let source = candidates.first.map {
-            DecisionSource(format: $0.format.rawValue, field: $0.field, link: $0.link)
-        }
+        let source = DecisionSource(format: owned.format.rawValue, field: owned.field, link: owned.link)
         return .success(RoutingTarget(page: page, outcome: .fallback, source: source, trace: trace))
     }
 }

@@ -32,7 +32,7 @@ func segmentEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Int,
     return (i, escaped)
 }
 
-/// True when one of the eight bytes may be a control character, DEL, `?` or `#` (never false when one is).
+/// True when one of the eight bytes may be a control character, DEL, `?`, `#` or `\` (never false when one is).
 @inline(__always)
 func mayHaveSpecialByte(_ x: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -42,7 +42,7 @@ func mayHaveSpecialByte(_ x: UInt64) -> Bool {
         return (y &- ones) & ~y & highs
     }
     let below20 = (x &- ones &* 0x20) & ~x & highs
-    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23)) != 0
+    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23) | hasByte(0x5C)) != 0
 }
 
 /// True when `bytes` are well-formed UTF-8 (no overlongs, surrogates, or code points past U+10FFFF).

@@ -8,6 +8,8 @@ enum LinkScanner {
     static let plus = UInt8(ascii: "+")
     static let ampersand = UInt8(ascii: "&")
     static let equals = UInt8(ascii: "=")
+    static let backslash = UInt8(ascii: "\\")
+    static let dot = UInt8(ascii: ".")
     static let https: [UInt8] = Array("https".utf8)
     static let http: [UInt8] = Array("http".utf8)
 
@@ -25,12 +27,29 @@ enum LinkScanner {
     static func withScannedLink(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy, _ body: (LinkView) -> Void
     ) -> LinkError? {
+        // Like a browser's address bar, spaces and control characters around the link are not part of it.
+        if let first = bytes.first, let last = bytes.last, first <= 0x20 || last <= 0x20 {
+            var start = 0
+            var end = bytes.count
+            while start < end, bytes[start] <= 0x20 { start += 1 }
+            while end > start, bytes[end - 1] <= 0x20 { end -= 1 }
+            return withScannedLink(UnsafeBufferPointer(rebasing: bytes[start..<end]), policy: policy, body)
+        }
         let origin: LinkView.OriginRef
         let pathStart: Int
         let queryStart: Int
         let end: Int
         do {
-            (origin, pathStart, queryStart, end) = try scanHead(bytes, policy: policy)
+            guard let head = try scanHead(bytes, policy: policy) else {
+                // Browsers read `\` as `/` before the query of an https link, host included: so does the scanner.
+                var copy = Array(bytes)
+                for i in copy.indices {
+                    if copy[i] == question || copy[i] == hash { break }
+                    if copy[i] == backslash { copy[i] = slash }
+                }
+                return copy.withUnsafeBufferPointer { withScannedLink($0, policy: policy, body) }
+            }
+            (origin, pathStart, queryStart, end) = head
         } catch {
             return error
         }
@@ -68,20 +87,22 @@ enum LinkScanner {
     }
 
     /// Checks length, control characters, scheme and host; returns the origin, where the path starts, where the
-    /// query starts (its `?`, or the end), and the end (before any fragment).
+    /// query starts (its `?`, or the end), and the end (before any fragment). `nil` for an https link with a
+    /// backslash before its query, which must first be read as a slash.
     static func scanHead(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: LinkPolicy
-    ) throws(LinkError) -> (LinkView.OriginRef, Int, Int, Int) {
+    ) throws(LinkError) -> (LinkView.OriginRef, Int, Int, Int)? {
         guard !bytes.isEmpty else { throw malformed("the link is empty") }
         guard bytes.count <= policy.maximumLength else {
             throw malformed("the link is \(bytes.count) bytes long; the limit is \(policy.maximumLength)")
         }
         var end = bytes.count
         var queryStart = -1
+        var firstBackslash = -1
         var i = 0
         let base = bytes.baseAddress!
         scan: while i < bytes.count {
-            // Eight bytes at a time while none is special (control, DEL, '?', '#').
+            // Eight bytes at a time while none is special (control, DEL, '?', '#', '\\').
             while i + 8 <= bytes.count, !mayHaveSpecialByte(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
                 i += 8
             }
@@ -92,6 +113,7 @@ enum LinkScanner {
                     throw malformed("control character 0x\(String(b, radix: 16)) at byte \(i); percent-encode it")
                 }
                 if b == question, queryStart < 0 { queryStart = i }
+                if b == backslash, firstBackslash < 0 { firstBackslash = i }
                 if b == hash {
                     end = i
                     break scan
@@ -107,6 +129,7 @@ enum LinkScanner {
         }
         let scheme = bytes[0..<schemeEnd]
         if asciiCaseInsensitiveEquals(scheme, https) {
+            if firstBackslash >= 0, firstBackslash < queryStart { return nil }
             let (host, pathStart) = try scanAuthority(bytes, from: schemeEnd + 1, to: queryStart, policy: policy)
             return (host, pathStart, queryStart, end)
         }
@@ -164,12 +187,15 @@ enum LinkScanner {
         var hostEnd = authorityEnd
         if let portColon = authority.firstIndex(of: colon) {
             let port = bytes[(portColon + 1)..<authorityEnd]
-            guard port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                throw malformed("invalid port '\(text(port))' in '\(text(authority))'")
+            guard port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                port.count <= 5, (Int(text(port)) ?? 0) <= 65535
+            else {
+                throw malformed("invalid port '\(text(port))' in '\(text(authority))': a port is a number up to 65535")
             }
             hostEnd = portColon
         }
         let host = bytes[hostStart..<hostEnd]
+        try checkHostName(host)
         guard let match = policy.hostMatch(host) else {
             let allowed =
                 policy.hosts.isEmpty ? "no hosts are configured" : "allowed: " + policy.hosts.joined(separator: ", ")
@@ -179,7 +205,30 @@ enum LinkScanner {
         return (.wildcardHost(start: hostStart, end: hostEnd), authorityEnd)
     }
 
-    /// Splits `start..<end` at `/`, skipping empty segments, decoding each into `out` (with one `/` between).
+    /// Checks that a universal link's host is a DNS name a browser would open as written: ASCII letters, digits
+    /// and `-` in non-empty labels separated by `.` (one trailing dot allowed).
+    static func checkHostName(_ host: Slice<UnsafeBufferPointer<UInt8>>) throws(LinkError) {
+        var labelLength = 0
+        for (offset, b) in host.enumerated() {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                labelLength += 1
+            case dot:
+                guard labelLength > 0 else { throw malformed("host '\(text(host))' has an empty label") }
+                labelLength = 0
+            case 0x80...:
+                throw malformed("host '\(text(host))' is not ASCII; write an internationalized host in its xn-- form")
+            default:
+                let character = String(decoding: [b], as: UTF8.self)
+                throw malformed("host '\(text(host))' contains '\(character)' at offset \(offset)")
+            }
+        }
+        guard labelLength > 0 || host.count > 1 else { throw malformed("the https link has no host") }
+    }
+
+    /// Splits `start..<end` at `/`, skipping empty segments, decoding each into `out` (with one `/` between);
+    /// `.` segments are dropped and `..` drops the segment before it.
     static func splitPath(
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into out: UnsafeMutableBufferPointer<UInt8>,
         _ n: inout Int, _ segments: UnsafeMutableBufferPointer<Span>
@@ -205,6 +254,16 @@ enum LinkScanner {
             } else {
                 (out.baseAddress! + n).update(from: base + segmentStart, count: i - segmentStart)
                 n += i - segmentStart
+            }
+            // Dot segments, written plain or percent-encoded, are resolved as a browser resolves them.
+            let length = n - decodedStart
+            if length <= 2, out[decodedStart] == dot, length == 1 || out[decodedStart + 1] == dot {
+                n = decodedStart - (count > 0 ? 1 : 0)
+                if length == 2, count > 0 {
+                    count -= 1
+                    n = Int(segments[count].start) - (count > 0 ? 1 : 0)
+                }
+                continue
             }
             segments[count] = Span(start: Int32(decodedStart), end: Int32(n))
             count += 1

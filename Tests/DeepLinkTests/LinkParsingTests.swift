@@ -155,3 +155,69 @@ import Testing
         #expect(!policy.allowsHost("example.org"))
     }
 }
+
+/// Links read as a browser reads them: backslashes in universal links, dot segments, hosts, ports, spaces.
+extension LinkParsingTests {
+    @Test func aBackslashEndsTheHostOfAUniversalLinkAsInABrowser() {
+        // A browser opens evil.com for this link: it must not pass as shop.example.com.
+        let error = error(#"https://evil.com\.shop.example.com/offers/X"#)
+        #expect(error?.code == .hostNotAllowed)
+        #expect(error?.reason.contains("host 'evil.com' is not allowed") == true, "\(String(describing: error))")
+    }
+
+    @Test func backslashesInAUniversalLinkPathAreSlashes() throws {
+        let parsed = try parse(#"https://shop.example.com\offers\SUMMER?q=a\b"#)
+        #expect(parsed.origin == .host("shop.example.com"))
+        #expect(parsed.segments == ["offers", "SUMMER"])
+        #expect(parsed.queryValue("q") == #"a\b"#)
+    }
+
+    @Test func backslashesInACustomSchemeLinkAreData() throws {
+        #expect(try parse(#"shop://offers/a\b"#).segments == ["offers", #"a\b"#])
+    }
+
+    @Test(arguments: [
+        ("shop://offers/../cart", ["cart"]),
+        ("shop://offers/./SUMMER", ["offers", "SUMMER"]),
+        ("shop://a/b/../../cart", ["cart"]),
+        ("shop://../../cart", ["cart"]),
+        ("shop://offers/%2e%2e/cart", ["cart"]),
+        ("shop://offers/%2E./cart/%2e", ["cart"]),
+        ("https://shop.example.com/offers/SUMMER/..", ["offers"]),
+        ("shop://offers/...", ["offers", "..."]),
+        ("shop://offers/..x", ["offers", "..x"]),
+    ])
+    func dotSegmentsAreResolved(link: String, segments: [String]) throws {
+        #expect(try parse(link).segments == segments)
+    }
+
+    @Test(arguments: [
+        ("https://x..shop.example.com/a", "empty label"),
+        ("https://a..example.org/a", "empty label"),
+        ("https://sh%6Fp.example.com/a", "contains '%'"),
+        ("https://shop.example.com:99999/a", "up to 65535"),
+        ("https://shop.example.com:123456/a", "up to 65535"),
+        ("https://shöp.example.org/a", "xn-- form"),
+        ("https://shop example.com/a", "contains ' '"),
+    ])
+    func hostsAndPortsABrowserWouldNotOpenAreMalformed(link: String, reason: String) {
+        let error = error(link)
+        #expect(error?.code == .malformed)
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    @Test func theHighestPortIsAccepted() throws {
+        #expect(try parse("https://shop.example.com:65535/a").segments == ["a"])
+        #expect(try parse("https://shop.example.com:/a").segments == ["a"])
+    }
+
+    @Test(arguments: [" shop://offers/SUMMER", "shop://offers/SUMMER\n", "\t shop://offers/SUMMER \r\n"])
+    func spacesAndControlsAroundALinkAreNotPartOfIt(link: String) throws {
+        #expect(try parse(link).segments == ["offers", "SUMMER"])
+    }
+
+    @Test func controlsInsideALinkStillAreErrors() {
+        #expect(error("shop://offers/SUM\nMER")?.code == .malformed)
+        #expect(error("   ")?.reason == "the link is empty")
+    }
+}

@@ -51,7 +51,12 @@ import Testing
 
     @Test(arguments: pages)
     func linkToPageToLinkToPageRoundTrips(page: Page) throws {
-        let link = try #require(Self.matcher.link(for: page), "\(page)")
+        guard let link = Self.matcher.link(for: page) else {
+            // A path segment "." or ".." is resolved away, as a browser does: no link carries it in a path.
+            let dotSegment = page.arguments.contains { $0.value == .string(".") || $0.value == .string("..") }
+            #expect(dotSegment && page.id.name != "search", "\(page) has no link")
+            return
+        }
         let matched = Self.matcher.match(link)
         #expect(matched.page == page, "\(link)")
         #expect(Self.matcher.link(for: try #require(matched.page)) == link)

@@ -227,6 +227,15 @@ enum CodegenCorpus {
             "/products/%E2%80%A8", "/products/\"quoted\"", "/products/back%5Cslash", "/products/'",
             "/products/~!$()*,;:@",
             "/products/=&+", "/%63art", "/CART", "/cart%2Fcheckout", "/cart/%63heckout",
+            // Read as a browser reads them: dot segments, backslashes in https links, hosts, ports, spaces.
+            "/offers/../cart", "/offers/./SUMMER", "/a/b/../../cart", "/../../cart", "/offers/%2e%2e/cart",
+            "/offers/%2E./cart/%2e", "/products/...", "/products/..x", "shop://offers/SUMMER/..",
+            #"https://evil.com\.shop.example.com/cart"#, #"https://shop.example.com\offers\SUMMER"#,
+            #"https://shop.example.com/offers\A?b=c\d"#, #"shop://offers/a\b"#,
+            "https://shop example.com/cart", "https://sh%6Fp.example.com/cart", "https://shöp.example.com/cart",
+            "https://shop.example.com:65535/cart", "https://shop.example.com:65536/cart",
+            "https://shop.example.com:000443/cart", "https://x_y.shop.example.com/cart",
+            " shop://cart", "shop://cart\n", "\t shop://offers/A \r\n", "   ", "shop://ca rt",
             // Catch-all.
             "/info/shipping", "/info/shipping/returns", "/info/a%2Fb/c", "/info/a%2F%2Fb", "/info/%2F", "/info",
             "/info/", "/info//x//", "/info/x?y=z",

@@ -129,13 +129,33 @@ import Testing
                 """)
     }
 
-    @Test func offlineExplainPutsPayloadWarningsInTheTrace() {
-        let payload = #"{"aps": {"alert": "x"}, "deeplink": "", "url": "shop://cart"}"#
+    @Test func offlinePayloadWarningsArePartOfTheDecision() throws {
+        let payload = #"{"aps": {"alert": "x", "thread_id": "t"}, "deeplink": "", "url": "shop://cart"}"#
         let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
         #expect(run.status == .success)
-        #expect(run.output.contains("├─ trace\n│  warning: deeplink: the link is empty; ignored\n"))
+        #expect(run.output.contains("├─ trace\n│  warning: aps.thread_id: "))
+        #expect(run.output.contains("│  warning: deeplink: the link is empty; ignored\n"))
         let quiet = Fixtures.run(["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
-        #expect(quiet.errors == "notifyctl: warning: payload: deeplink: the link is empty; ignored\n")
+        #expect(quiet.errors == "")
+        #expect(quiet.output.contains("├─ warnings\n│  aps.thread_id: "))
+        #expect(quiet.output.contains("│  deeplink: the link is empty; ignored\n"))
+        let json = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--json", "p.json"], files: ["p.json": payload])
+        let decision = try JSON.parse(json.output)
+        let warnings = decision["decision"]?["warnings"] ?? decision["warnings"]
+        #expect(warnings?.arrayValue?.count == 2, "\(json.output)")
+    }
+
+    @Test func strictModeRefusesLargeAPNsPayloadsAsTheDaemonDoes() {
+        let padding = String(repeating: "x", count: 4_200)
+        let payload = #"{"aps": {"alert": "\#(padding)"}, "deeplink": "shop://cart"}"#
+        let lax = Fixtures.run(["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
+        #expect(lax.status == .success)
+        let strict = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--strict", "p.json"], files: ["p.json": payload])
+        #expect(strict.status == .failure)
+        #expect(strict.errors.contains("io.notifyd.Router.PayloadTooLarge"), "\(strict.errors)")
+        #expect(strict.errors.contains("max: 4096"), "\(strict.errors)")
     }
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {

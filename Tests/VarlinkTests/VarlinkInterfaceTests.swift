@@ -37,6 +37,7 @@ import Testing
         #expect(
             route.input.map(\.description) == [
                 "payload: object", "device: ?string", "dryRun: ?bool", "explain: ?bool", "format: ?string",
+                "strict: ?bool",
             ])
         #expect(route.output.map(\.description) == ["decision: Decision"])
         let finished = try #require(RouterInterface.interface.method(named: "FlowFinished"))

@@ -19,10 +19,17 @@ extension RouterService {
         -> MethodResult
     {
         var reader = config.reader
-        if let name = p["format"]?.stringValue {
-            guard let format = PayloadFormat(rawValue: name) else { throw VarlinkError.invalidParameter("format") }
+        let format = p["format"]?.stringValue
+        let strict = p["strict"]?.boolValue ?? false
+        if format != nil || strict {
             var options = reader.options
-            options.format = format
+            if let format {
+                guard let forced = PayloadFormat(rawValue: format), forced != .link else {
+                    throw VarlinkError.invalidParameter("format")
+                }
+                options.format = forced
+            }
+            options.strict = strict
             reader = PayloadReader(options: options)
         }
         let reading: PayloadReading
@@ -36,6 +43,9 @@ extension RouterService {
                     (JournalField.field, error.path), (JournalField.reason, error.reason),
                     (JournalField.peerUID, String(connection.peer.uid)),
                 ])
+            if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
+                throw VarlinkError.payloadTooLarge(size: size, max: max)
+            }
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
         }
         stats.byFormat[reading.format, default: 0] += 1
@@ -44,7 +54,10 @@ extension RouterService {
         case .success(let target):
             var trace = explain ? reading.warnings.map { "warning: \($0)" } : []
             trace += target.trace
-            return try decide(target, link: target.source?.link, trace: trace, parameters: p, connection: connection)
+            let warnings = reading.warnings.isEmpty ? nil : reading.warnings.map(\.description)
+            return try decide(
+                target, link: target.source?.link, warnings: warnings, trace: trace, parameters: p,
+                connection: connection)
         case .failure(let error):
             throw noRoute(error, connection: connection)
         }
@@ -80,7 +93,7 @@ extension RouterService {
 
     /// Walks the graph to the target for the request's device and records the decision.
     private func decide(
-        _ target: RoutingTarget, link: String?, trace: [String], parameters p: JSONObject,
+        _ target: RoutingTarget, link: String?, warnings: [String]? = nil, trace: [String], parameters p: JSONObject,
         connection: ClientConnection
     ) throws(VarlinkError) -> MethodResult {
         let device = p["device"]?.stringValue
@@ -101,6 +114,7 @@ extension RouterService {
             throw mapResolveError(error)
         }
         var decision = resolution.decision
+        decision.warnings = warnings
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText
         record(decision, text: text, link: link, dryRun: dryRun, connection: connection)

@@ -345,7 +345,11 @@ extension SwiftGenerator {
 
             /// Checks the scheme or host and splits the path and query; nil for a link notifyd rejects.
             static func scan(_ text: String) -> Link? {
-                let bytes = Array(text.utf8)
+                // Spaces and control characters around a link are not part of it, as in a browser.
+                var bytes = Array(text.utf8)
+                while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+                let lead = bytes.prefix { $0 <= 0x20 }.count
+                if lead > 0 { bytes.removeFirst(lead) }
                 guard !bytes.isEmpty, bytes.count <= maximumLength else { return nil }
                 var end = bytes.count
                 var queryStart = -1
@@ -365,6 +369,8 @@ extension SwiftGenerator {
                     guard let colon = schemeEnd(bytes, queryStart) else { return nil }
                     let scheme = bytes[0..<colon]
                     if equalsFolded(scheme, Array("https".utf8)) {
+                        // A browser reads a backslash before the query of an https link as a slash.
+                        for k in 0..<queryStart where bytes[k] == 0x5C { bytes[k] = 0x2F }
                         guard let start = authorityEnd(bytes, from: colon + 1, to: queryStart) else { return nil }
                         pathStart = start
                     } else if schemes.contains(where: { equalsFolded(scheme, Array($0.utf8)) }) {
@@ -384,6 +390,12 @@ extension SwiftGenerator {
                     let start = i
                     while i < queryStart, bytes[i] != 0x2F { i += 1 }
                     guard let segment = decode(bytes[start..<i], plusIsSpace: false) else { return nil }
+                    // Dot segments are resolved as a browser resolves them.
+                    if segment == [0x2E] { continue }
+                    if segment == [0x2E, 0x2E] {
+                        if !link.segments.isEmpty { link.segments.removeLast() }
+                        continue
+                    }
                     link.segments.append(segment)
                 }
                 i = queryStart + 1
@@ -436,10 +448,23 @@ extension SwiftGenerator {
                 guard !authority.contains(0x40), !authority.isEmpty, authority.first != 0x5B else { return nil }
                 var hostEnd = authorityEnd
                 if let colon = authority.firstIndex(of: 0x3A) {
-                    guard bytes[(colon + 1)..<authorityEnd].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                    let port = bytes[(colon + 1)..<authorityEnd]
+                    guard port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), port.count <= 5,
+                        port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535
+                    else { return nil }
                     hostEnd = colon
                 }
                 var host = bytes[hostStart..<hostEnd]
+                // A DNS name: letters, digits, '-' and '_' in non-empty labels; one trailing dot.
+                let labels = host.split(separator: 0x2E, omittingEmptySubsequences: false)
+                for (k, label) in labels.enumerated() where label.isEmpty && !(k == labels.count - 1 && k > 0) {
+                    return nil
+                }
+                let nameBytes: (UInt8) -> Bool = {
+                    ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39)
+                        || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E
+                }
+                guard host.allSatisfy(nameBytes) else { return nil }
                 if host.last == 0x2E { host = host.dropLast() }
                 guard !host.isEmpty else { return nil }
                 for allowed in hosts {

@@ -10,9 +10,10 @@ extension Command {
     public static let send = Command(
         name: "send", summary: "Route a notification payload (APNs, FCM, ntfy, Gotify or a link)",
         arguments: [ArgumentSpec("FILE|-", help: "The payload: a JSON file, or - for standard input")],
-        options: [.device, .dryRun, .format, .offline],
+        options: [.device, .dryRun, .format, .strict, .offline],
         discussion: "The daemon detects the payload's format unless --format names it. A file holding only a link\n"
-            + "(one line of text, or a JSON string) is routed like 'notifyctl resolve LINK'.",
+            + "(one line of text, or a JSON string) is routed like 'notifyctl resolve LINK'. With --strict, APNs\n"
+            + "and FCM payloads over 4096 bytes are refused, as those services refuse them.",
         group: .daemon
     ) { invocation, context throws(NotifyctlError) in
         let input = try Routing.readPayload(invocation.arguments[0], context: context)
@@ -37,7 +38,7 @@ extension Command {
         arguments: [
             ArgumentSpec("FILE|LINK", help: "A payload file (- for standard input), or a link such as shop://cart")
         ],
-        options: [.device, .dryRun, .format, .offline],
+        options: [.device, .dryRun, .format, .strict, .offline],
         discussion: "An argument that starts with a URL scheme (shop://…, https://…) is a link; anything else is\n"
             + "a payload file. With --offline CONFIG no daemon is asked (a cold start, from the config file).",
         group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK"
@@ -55,6 +56,8 @@ extension OptionSpec {
     public static let format = OptionSpec(
         "format", value: .choice(placeholder: "F", choices: PayloadFormat.allCases.map(\.rawValue)),
         help: "Read the payload as F: " + PayloadFormat.allCases.map(\.rawValue).joined(separator: ", "))
+    /// `--strict`: refuse APNs and FCM payloads over the 4096 bytes those services accept.
+    public static let strict = OptionSpec("strict", help: "Refuse APNs and FCM payloads over 4096 bytes")
     /// `--offline CONFIG`: decide locally from a config file instead of asking the daemon.
     public static let offline = OptionSpec(
         "offline", value: .text(placeholder: "CONFIG"),
@@ -85,8 +88,8 @@ enum Routing {
                     command: invocation.command.name)
             }
             let decision = try routeOffline(
-                input, config: config, format: format.flatMap(PayloadFormat.init(rawValue:)), explain: explain,
-                context: context)
+                input, config: config, format: format.flatMap(PayloadFormat.init(rawValue:)),
+                strict: invocation.isSet(.strict), explain: explain, context: context)
             try context.printDecisionReply(["decision": decision.json], invocation)
             return .success
         }
@@ -104,6 +107,7 @@ enum Routing {
         if invocation.isSet(.dryRun) { parameters["dryRun"] = .bool(true) }
         if explain { parameters["explain"] = .bool(true) }
         if method == "Route", let format { parameters["format"] = .string(format) }
+        if method == "Route", invocation.isSet(.strict) { parameters["strict"] = .bool(true) }
         let reply = try context.call(invocation, method, parameters)
         try context.printDecisionReply(reply, invocation)
         return .success
@@ -111,19 +115,19 @@ enum Routing {
 
     /// The decision the daemon would give a device it has never seen, from the config at `path`.
     static func routeOffline(
-        _ input: PayloadInput, config path: String, format: PayloadFormat?, explain: Bool, context: CommandContext
+        _ input: PayloadInput, config path: String, format: PayloadFormat?, strict: Bool, explain: Bool,
+        context: CommandContext
     ) throws(NotifyctlError) -> Decision {
         let loaded = try OfflineConfig.load(path, context: context)
         let router = OfflineRouter(graph: loaded.graph)
         do throws(OfflineRouteError) {
             switch input {
             case .payload(let payload):
-                let (decision, warnings) = try router.route(
-                    payload, format: format, explain: explain, id: context.makeID(), now: context.now())
-                if !explain {
-                    for warning in warnings { context.warn("payload: \(warning)") }
-                }
-                return decision
+                // The payload's warnings are part of the decision, as the daemon sends them.
+                return try router.route(
+                    payload, format: format, strict: strict, explain: explain, id: context.makeID(),
+                    now: context.now()
+                ).decision
             case .link(let link):
                 return try router.resolve(link, explain: explain, id: context.makeID(), now: context.now())
             }

@@ -23,18 +23,24 @@ public struct OfflineRouter: Sendable {
     ///
     /// With `explain`, the payload's warnings open the trace (`warning: …`), as the daemon writes them.
     public func route(
-        _ payload: JSONObject, format: PayloadFormat? = nil, explain: Bool, id: String, now: Timestamp
+        _ payload: JSONObject, format: PayloadFormat? = nil, strict: Bool = false, explain: Bool, id: String,
+        now: Timestamp
     ) throws(OfflineRouteError) -> (decision: Decision, warnings: [PayloadWarning]) {
-        let options = PayloadOptions(linkKeys: graph.linkKeys, categories: graph.categories, format: format)
+        let options = PayloadOptions(
+            linkKeys: graph.linkKeys, categories: graph.categories, strict: strict, format: format)
         let reading: PayloadReading
         do throws(PayloadError) {
             reading = try PayloadReader(options: options).read(.object(payload))
         } catch {
+            if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
+                throw OfflineRouteError(.payloadTooLarge(size: size, max: max), reasons: [error.reason])
+            }
             throw OfflineRouteError(.invalidPayload(reason: error.reason, field: error.path))
         }
         let warnings = explain ? reading.warnings.map { "warning: \($0)" } : []
-        let decision = try decide(
+        var decision = try decide(
             reading.candidates, reportSource: true, explain: explain, traceStart: warnings, id: id, now: now)
+        decision.warnings = reading.warnings.isEmpty ? nil : reading.warnings.map(\.description)
         return (decision, reading.warnings)
     }
 

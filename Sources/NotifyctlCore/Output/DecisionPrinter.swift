@@ -16,8 +16,8 @@ import JSON
 /// └─ decision  5f0c7e1e-… · device ipad-7 · 2025-06-01T12:00:00.000Z
 /// ```
 ///
-/// Gated decisions add `gate` and `pending` rows (the page that waits and when it expires); explained ones a
-/// `trace` row. Every text that came from a payload or the daemon is made terminal-safe.
+/// Gated decisions add `gate` and `pending` rows (the page that waits and when it expires); a payload with unused
+/// parts a `warnings` row; explained ones a `trace` row. Every text that came from a payload or the daemon is made terminal-safe.
 public struct DecisionPrinter: Sendable {
     /// Colours, or none.
     public let style: Style
@@ -44,6 +44,9 @@ public struct DecisionPrinter: Sendable {
         if let pending = decision.pending {
             tree.add("gate", clean(pending.gate) + ", for condition " + clean(pending.condition))
             tree.add("pending", clean(pending.page.description) + " until " + pending.expiresAt.rfc3339)
+        }
+        if let warnings = decision.warnings {
+            tree.add("warnings", "", children: warnings.map { style.caution(clean($0)) })
         }
         if let trace = decision.trace {
             tree.add("trace", trace.isEmpty ? "empty" : "", children: trace.map { style.dim(clean($0)) })

@@ -30,7 +30,7 @@ public enum RouterInterface {
 
         # Where in the payload the link was found.
         type Source (
-          # The payload format: apns, fcm, ntfy, gotify or link.
+          # The payload format: apns, fcm, fcm-legacy, ntfy, gotify or link.
           format: string,
           # The payload key the link or category was read from, e.g. "deeplink".
           field: string,
@@ -86,6 +86,9 @@ public enum RouterInterface {
           steps: []Step,
           # The page kept behind a gate; set when the outcome is gated.
           pending: ?Pending,
+          # What the payload carried that was not used, e.g. an unknown key inside
+          # aps; absent when there is nothing to say.
+          warnings: ?[]string,
           # Why: candidates tried, scores and rejections; only when explain was asked.
           trace: ?[]string,
           # When the decision was made: RFC 3339, UTC.
@@ -110,11 +113,13 @@ public enum RouterInterface {
           pending: ?Pending
         )
 
-        # Routes a notification payload: APNs, FCM, ntfy, Gotify or a bare link. The
-        # format is detected unless format names it (apns, fcm, ntfy, gotify, link).
+        # Routes a notification payload: APNs, FCM (HTTP v1 or legacy), ntfy or Gotify;
+        # a bare link goes through Resolve. The format is detected unless format names
+        # it (apns, fcm, fcm-legacy, ntfy, gotify). strict rejects APNs and FCM
+        # payloads over the 4096 bytes those services accept, with PayloadTooLarge.
         # With a device the steps start from its state and, unless dryRun is set, the
         # state becomes what the steps produce. explain adds the trace.
-        method Route(payload: object, device: ?string, dryRun: ?bool, explain: ?bool, format: ?string) -> (decision: Decision)
+        method Route(payload: object, device: ?string, dryRun: ?bool, explain: ?bool, format: ?string, strict: ?bool) -> (decision: Decision)
 
         # Routes a link (custom scheme or universal link) the same way as Route.
         method Resolve(link: string, device: ?string, dryRun: ?bool, explain: ?bool) -> (decision: Decision)

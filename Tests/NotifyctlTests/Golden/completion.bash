@@ -46,9 +46,9 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --offline --socket --json --help" ;;
+        send) echo "--device --dry-run --format --strict --offline --socket --json --help" ;;
         resolve) echo "--device --dry-run --offline --socket --json --help" ;;
-        explain) echo "--device --dry-run --format --offline --socket --json --help" ;;
+        explain) echo "--device --dry-run --format --strict --offline --socket --json --help" ;;
         decision) echo "--socket --json --help" ;;
         history) echo "--device --limit --socket --json --help" ;;
         state) echo "--socket --json --help" ;;
