@@ -1,12 +1,16 @@
 import DeepLink
 import Foundation
 
-/// `notifyd-bench matcher [--runs N] [--seconds S]`: matches per second (median of several runs) for flat route
-/// tables of 10, 1,000 and 10,000 patterns, each link parsed (scheme, host, split, percent-decoding) and matched.
+/// `notifyd-bench matcher [--runs N] [--seconds S] [--links mixed,short]`: matches per second (median of several
+/// runs) for flat route tables of 10, 1,000 and 10,000 patterns, each link parsed (scheme, host, split,
+/// percent-decoding) and matched. Two link sets: `mixed` (every pattern shape, universal links, queries with
+/// typed bindings, catch-alls, and links that match nothing) and `short` (`shop://section7/items/123` and
+/// `shop://section7`, the links most notifications carry).
 func runMatcherBenchmark(_ arguments: [String]) {
     var runs = 7
     var seconds = 0.3
     var sizes = [10, 1_000, 10_000]
+    var sets: [MatcherBenchTable.LinkSet] = [.mixed, .short]
     var profileRounds: Int?
     var i = 0
     while i < arguments.count {
@@ -15,38 +19,48 @@ func runMatcherBenchmark(_ arguments: [String]) {
         case "--runs": runs = max(1, Int(value) ?? runs)
         case "--seconds": seconds = max(0.01, Double(value) ?? seconds)
         case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0) }
+        case "--links":
+            sets = value.split(separator: ",").compactMap { MatcherBenchTable.LinkSet(rawValue: String($0)) }
         case "--profile": profileRounds = max(1, Int(value) ?? 10)
         default:
-            print("usage: notifyd-bench matcher [--runs N] [--seconds S] [--sizes 10,1000,10000] [--profile ROUNDS]")
+            print(
+                "usage: notifyd-bench matcher [--runs N] [--seconds S] [--sizes 10,1000,10000] [--links mixed,short]"
+                    + " [--profile ROUNDS]")
             exit(2)
         }
         i += 2
     }
     if let rounds = profileRounds {
         // A fixed amount of work for `valgrind --tool=callgrind`: ROUNDS passes over the links of each table.
-        for size in sizes {
-            let table = MatcherBenchTable(routeCount: size)
-            print("routes \(size): \(table.profile(rounds: rounds)) matches")
+        for set in sets {
+            for size in sizes {
+                let table = MatcherBenchTable(routeCount: size, links: set)
+                print("\(set) links, routes \(size): \(table.profile(rounds: rounds)) matches")
+            }
         }
         return
     }
     print("matcher: \(runs) runs of ≈\(seconds) s of thread CPU time each, median shown; one core")
-    print("routes    links   matches/s    ns/match   vs first")
+    print("links   routes    links   matches/s    ns/match   vs first")
     // Runs alternate between the tables so that load from other processes falls on all of them alike.
-    let tables = sizes.map { MatcherBenchTable(routeCount: $0) }
+    let tables = sets.flatMap { set in sizes.map { MatcherBenchTable(routeCount: $0, links: set) } }
     var rates = Array(repeating: [Double](), count: tables.count)
     for _ in 0..<runs {
         for (i, table) in tables.enumerated() { rates[i].append(table.measure(seconds: seconds)) }
     }
-    var baseline: Double?
-    for (i, size) in sizes.enumerated() {
-        let sorted = rates[i].sorted()
-        let median = sorted[sorted.count / 2]
-        baseline = baseline ?? median
-        let ratio = (baseline ?? median) / median
-        print(
-            pad(size, 6) + pad(tables[i].links.count, 8) + pad(Int(median), 12) + pad(Int(1e9 / median), 12)
-                + "      " + String(format: "%.2fx", ratio))
+    for (s, set) in sets.enumerated() {
+        var baseline: Double?
+        for (k, size) in sizes.enumerated() {
+            let i = s * sizes.count + k
+            let sorted = rates[i].sorted()
+            let median = sorted[sorted.count / 2]
+            baseline = baseline ?? median
+            let ratio = (baseline ?? median) / median
+            let name = set.rawValue + String(repeating: " ", count: max(0, 6 - set.rawValue.count))
+            let counts: String = pad(size, 8) + pad(tables[i].links.count, 9)
+            let rate: String = pad(Int(median), 12) + pad(Int(1e9 / median), 12)
+            print(name + counts + rate + "      " + String(format: "%.2fx", ratio))
+        }
     }
 }
 
@@ -57,10 +71,16 @@ private func pad(_ n: Int, _ width: Int) -> String {
 
 /// A generated app: `routeCount` patterns in four realistic shapes, and short links that hit them.
 struct MatcherBenchTable {
+    /// Which links are matched.
+    enum LinkSet: String {
+        case mixed
+        case short
+    }
+
     let matcher: Matcher
     let links: [String]
 
-    init(routeCount: Int) {
+    init(routeCount: Int, links set: LinkSet = .mixed) {
         let types = ["Sort": ["price", "rating", "newest"]]
         var routes: [Route] = []
         for i in 0..<routeCount {
@@ -87,6 +107,9 @@ struct MatcherBenchTable {
         let sections = max(1, routeCount / 5)
         links = (0..<1_024).map { n in
             let s = Int(generator.next() % UInt64(sections))
+            if set == .short {
+                return n % 2 == 0 ? "shop://section\(s)/items/\(generator.next() % 100_000)" : "shop://section\(s)"
+            }
             switch n % 6 {
             case 0: return "shop://section\(s)/items/\(generator.next() % 100_000)"
             case 1: return "https://shop.example.com/section\(s)/articles/summer-sale"

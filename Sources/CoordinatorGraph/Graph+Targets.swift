@@ -7,7 +7,7 @@ public struct RoutingTarget: Sendable {
     public let page: Page
     /// `.routed` when a candidate matched, `.fallback` when `app.fallback` was used.
     public let outcome: Decision.Outcome
-    /// The payload field and link that produced the page (the fallback keeps the first candidate's).
+    /// The payload field and link that produced the page (a fallback keeps the first owned candidate's).
     public let source: DecisionSource?
     /// Candidates tried and why each was rejected (only with explain).
     public let trace: [String]
@@ -36,8 +36,8 @@ public struct TargetError: Error, Sendable, CustomStringConvertible {
 extension Graph {
     /// Builds a typed page from argument text (a category's `$key` values, a fallback's literals).
     ///
-    /// Every label must be declared; labels not given take their defaults; text must convert to the
-    /// parameter's type. The error says which label failed and why.
+    /// Every label must be declared; labels not given take their defaults; text must be non-empty and convert to
+    /// the parameter's type. The error says which label failed and why.
     public func page(_ id: PageID, argumentTexts: [(label: String, text: String)]) -> Result<Page, TargetError> {
         func failure(_ reason: String) -> Result<Page, TargetError> {
             .failure(TargetError(link: id.description, reasons: [reason]))
@@ -51,6 +51,10 @@ extension Graph {
         arguments.reserveCapacity(definition.declaration.parameters.count)
         for parameter in definition.declaration.parameters {
             if let given = argumentTexts.first(where: { $0.label == parameter.label }) {
+                // An empty value is a missing one: no link could carry it, and the app could not show it.
+                guard !given.text.isEmpty else {
+                    return failure("\(id): the value for '\(parameter.label)' is empty")
+                }
                 guard let value = parameter.type.convert(Substring(given.text)) else {
                     return failure("\(id): '\(given.text)' is not a valid \(parameter.type) for '\(parameter.label)'")
                 }

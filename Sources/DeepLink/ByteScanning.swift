@@ -32,7 +32,8 @@ func segmentEnd(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Int,
     return (i, escaped)
 }
 
-/// True when one of the eight bytes may be a control character, DEL, `?`, `#` or `\` (never false when one is).
+/// True when one of the eight bytes may be a control character, DEL, `?`, `#`, `\` or the lead byte 0xE2 of a
+/// bidirectional control (never false when one is).
 @inline(__always)
 func mayHaveSpecialByte(_ x: UInt64) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -42,7 +43,7 @@ func mayHaveSpecialByte(_ x: UInt64) -> Bool {
         return (y &- ones) & ~y & highs
     }
     let below20 = (x &- ones &* 0x20) & ~x & highs
-    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23) | hasByte(0x5C)) != 0
+    return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23) | hasByte(0x5C) | hasByte(0xE2)) != 0
 }
 
 /// True when `bytes` are well-formed UTF-8 (no overlongs, surrogates, or code points past U+10FFFF).
@@ -102,4 +103,16 @@ func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>
         i += 1
     }
     return true
+}
+
+/// The bidirectional control (U+202A–U+202E, U+2066–U+2069) whose UTF-8 starts at `i`, if one does: invisible
+/// characters that reorder the text around them, so a page argument could display as something it is not.
+@inline(__always)
+func bidiControl(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> UInt32? {
+    guard base[i] == 0xE2, i + 2 < count else { return nil }
+    switch (base[i + 1], base[i + 2]) {
+    case (0x80, 0xAA...0xAE): return 0x2000 | UInt32(base[i + 2] - 0x80)
+    case (0x81, 0xA6...0xA9): return 0x2040 | UInt32(base[i + 2] - 0x80)
+    default: return nil
+    }
 }

@@ -17,6 +17,11 @@ enum LinkScanner {
 
     static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: bytes, as: UTF8.self) }
 
+    static func bidiMessage(_ control: UInt32, at place: String) -> String {
+        let hex = String(control, radix: 16, uppercase: true)
+        return "invisible bidirectional control U+\(hex) in \(place): it would make the page display as other text"
+    }
+
     /// Scans `text` and calls `body` with its view (the view's buffers live only during the call); returns why the
     /// link was rejected instead, without calling `body`.
     static func withScannedLink(_ text: String, policy: LinkPolicy, _ body: (LinkView) -> Void) -> LinkError? {
@@ -114,6 +119,9 @@ enum LinkScanner {
                 }
                 if b == question, queryStart < 0 { queryStart = i }
                 if b == backslash, firstBackslash < 0 { firstBackslash = i }
+                if let control = bidiControl(base, i, bytes.count) {
+                    throw malformed(bidiMessage(control, at: "byte \(i)"))
+                }
                 if b == hash {
                     end = i
                     break scan
@@ -346,6 +354,11 @@ enum LinkScanner {
         let decoded = UnsafeBufferPointer(rebasing: out[first..<n])
         if decoded.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw malformed("\(what) '\(text(bytes[start..<end]))' decodes to a control character")
+        }
+        for k in decoded.indices {
+            if let control = bidiControl(decoded.baseAddress!, k, decoded.count) {
+                throw malformed(bidiMessage(control, at: "\(what) '\(text(bytes[start..<end]))'"))
+            }
         }
         guard isValidUTF8(decoded) else {
             throw malformed("\(what) '\(text(bytes[start..<end]))' does not decode to valid UTF-8")

@@ -21,7 +21,16 @@ extension PayloadReader {
                     reason: "an action needs an 'action' type: view, http or broadcast")
             }
             let kind = try PayloadPath.string(kindValue, PayloadPath.element("actions", index) + ".action")
-            guard kind == "view" else { continue }
+            guard kind == "view" else {
+                // ntfy knows view, http and broadcast (matched exactly); anything else is a typo worth telling.
+                if kind != "http", kind != "broadcast" {
+                    collector.warnings.append(
+                        PayloadWarning(
+                            path: PayloadPath.element("actions", index) + ".action",
+                            message: "unknown action type '\(kind)' (ntfy knows view, http and broadcast); ignored"))
+                }
+                continue
+            }
             guard let url = action["url"] else {
                 throw PayloadError(
                     .invalidValue, path: PayloadPath.element("actions", index), reason: "a view action needs a 'url'")

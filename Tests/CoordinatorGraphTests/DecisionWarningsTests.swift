@@ -48,4 +48,20 @@ import Testing
         }
         #expect(error.link == "https://evil.com/x")
     }
+
+    @Test func anEmptyCategoryValueIsAMissingOneAndFallsBack() throws {
+        let graph = try Self.shopGraph()
+        let empty = graph.page(PageID("catalog.product")!, argumentTexts: [("id", "")])
+        guard case .failure(let error) = empty else {
+            Issue.record("catalog.product(id: \"\") is a page no link can express")
+            return
+        }
+        #expect(error.reasons == ["catalog.product: the value for 'id' is empty"])
+        let candidates = [
+            LinkCandidate(
+                format: .apns, field: "aps.category",
+                target: .page(PageID("catalog.product")!, arguments: [("id", "")], category: "PRICE_DROP"))
+        ]
+        #expect(try graph.target(for: candidates).get().outcome == .fallback)
+    }
 }

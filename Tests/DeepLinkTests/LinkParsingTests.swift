@@ -216,6 +216,22 @@ extension LinkParsingTests {
         #expect(try parse(link).segments == ["offers", "SUMMER"])
     }
 
+    @Test(arguments: [
+        "shop://offers/abc\u{202E}gpj.exe", "shop://offers/%E2%80%AEx", "shop://offers/x?ref=%E2%81%A6",
+        "shop://offers/\u{2066}x", "https://shop.example.com/offers/%e2%80%ab",
+    ])
+    func invisibleBidirectionalControlsAreRejected(link: String) {
+        let error = error(link)
+        #expect(error?.code == .malformed)
+        #expect(error?.reason.contains("invisible bidirectional control U+") == true, "\(String(describing: error))")
+    }
+
+    @Test func otherNonASCIITextAndFragmentsAreFine() throws {
+        #expect(try parse("shop://offers/caf%C3%A9—\u{2013}").segments == ["offers", "café—–"])
+        #expect(try parse("shop://offers/x#\u{202E}").segments == ["offers", "x"])
+        #expect(try parse("shop://offers/%E2%80%A9").segments == ["offers", "\u{2029}"])
+    }
+
     @Test func controlsInsideALinkStillAreErrors() {
         #expect(error("shop://offers/SUM\nMER")?.code == .malformed)
         #expect(error("   ")?.reason == "the link is empty")

@@ -25,6 +25,20 @@ import Testing
             ])
     }
 
+    @Test func ntfyActionsOfAnUnknownTypeAreReportedNotSilentlySkipped() throws {
+        let reading = try payloadReading(
+            """
+            {"topic": "t", "actions": [
+              {"action": "VIEW", "label": "Open", "url": "shop://cart"},
+              {"action": "http", "label": "Ack", "url": "https://api.example.com/ack"},
+              {"action": "view", "label": "Open", "url": "shop://help"}
+            ]}
+            """)
+        #expect(reading.candidates.map(\.field) == ["actions[2].url"])
+        #expect(reading.warnings.map(\.path) == ["actions[0].action"])
+        #expect(reading.warnings.first?.message.contains("unknown action type 'VIEW'") == true)
+    }
+
     @Test func ntfyViewActionAloneIsEnough() throws {
         let reading = try payloadReading(
             #"{"topic": "t", "message": "m", "actions": [{"action": "view", "label": "Open", "url": "shop://cart"}]}"#)

@@ -236,6 +236,8 @@ enum CodegenCorpus {
             "https://shop.example.com:65535/cart", "https://shop.example.com:65536/cart",
             "https://shop.example.com:000443/cart", "https://x_y.shop.example.com/cart",
             " shop://cart", "shop://cart\n", "\t shop://offers/A \r\n", "   ", "shop://ca rt",
+            "/products/a\u{202E}b", "/products/a%E2%80%AEb", "/products/%E2%81%A6x", "/products/x?q=%E2%80%AA",
+            "/products/\u{2069}", "/products/%E2%80%A9", "/products/%E2%81%A5", "/products/x#\u{202E}",
             // Catch-all.
             "/info/shipping", "/info/shipping/returns", "/info/a%2Fb/c", "/info/a%2F%2Fb", "/info/%2F", "/info",
             "/info/", "/info//x//", "/info/x?y=z",

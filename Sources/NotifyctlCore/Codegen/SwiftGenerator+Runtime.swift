@@ -507,6 +507,13 @@ extension SwiftGenerator {
                     }
                 }
                 guard !out.contains(where: { $0 < 0x20 || $0 == 0x7F }), isValidUTF8(out) else { return nil }
+                // No invisible bidirectional controls (U+202A–U+202E, U+2066–U+2069).
+                for k in out.indices.dropLast(2) where out[k] == 0xE2 {
+                    switch (out[k + 1], out[k + 2]) {
+                    case (0x80, 0xAA...0xAE), (0x81, 0xA6...0xA9): return nil
+                    default: continue
+                    }
+                }
                 return out
             }
 
