@@ -222,6 +222,21 @@ import Testing
             journal.statistics == Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0))
     }
 
+    @Test func aStartFailureIsJournaledUnderItsOwnMessageId() {
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 16, sink: sink)
+        NotifyDaemon.reportFailure(
+            NotifyDaemon.StartupError(message: "config c.yaml is invalid (1 problem)", details: ["c.yaml:1:1: x"]),
+            journal: journal, configPath: "c.yaml")
+        let entry = sink.entries.first
+        #expect(sink.entries.count == 1)
+        #expect(entry?.event == .startFailed)
+        #expect(entry?.priority == .error)
+        #expect(entry?.message == "notifyd failed: config c.yaml is invalid (1 problem)")
+        #expect(entry?.fields.contains { $0 == (JournalField.config, "c.yaml") } == true)
+        #expect(JournalEvent.startFailed.messageID != JournalEvent.stopping.messageID)
+    }
+
     @Test func everyEventHasADistinctMessageIdExplainedInTheCatalog() throws {
         let ids = JournalEvent.allCases.map(\.messageID)
         #expect(Set(ids).count == ids.count)
