@@ -41,17 +41,30 @@ public enum NotifyDaemon {
             try run(settings: settings, journal: journal, signals: signals)
             return 0
         } catch {
-            journal.log(.stopping, priority: .error, message: "notifyd failed: \(error.message)", fields: [])
-            journal.flush()
-            if journal.target != .console { writeStderr("notifyd: \(error.message)\n") }
-            _ = Systemd.notify("STATUS=failed: \(error.message)")
+            reportFailure(error, journal: journal, configPath: settings.configPath)
             return 1
         }
     }
 
+    /// Journals why the daemon cannot start (or stopped serving) under its own `MESSAGE_ID`, repeats it on stderr
+    /// when the journal is not stderr already, and tells systemd.
+    static func reportFailure(_ error: StartupError, journal: Journal, configPath: String) {
+        journal.log(
+            .startFailed, priority: .error, message: "notifyd failed: \(error.message)",
+            fields: [(JournalField.reason, error.message), (JournalField.config, configPath)])
+        journal.flush()
+        if journal.target != .console {
+            writeStderr("notifyd: \(error.message)\n" + error.details.map { "  \($0)\n" }.joined())
+        }
+        _ = Systemd.notify("STATUS=failed: \(error.message)")
+    }
+
     /// A reason the daemon cannot start or keep running.
     struct StartupError: Error {
+        /// One line.
         let message: String
+        /// Lines that go with it (the findings of a rejected config), already journaled where they arose.
+        var details: [String] = []
     }
 
     static func journalTarget(_ target: Settings.LogTarget) -> Journal.Target {
@@ -64,25 +77,35 @@ public enum NotifyDaemon {
 
     static func run(settings: Settings, journal: Journal, signals: sigset_t) throws(StartupError) {
         let loaded: LoadedConfig
-        switch RouterService.loadConfig(path: settings.configPath) {
+        switch RouterService.loadConfig(
+            path: settings.configPath, beforeParsing: RouterService.extendTimeoutForLargeConfig)
+        {
         case .success(let config): loaded = config
         case .failure(let problems):
             let findings = problems.findings
+            let count = RouterService.problems(findings.count)
             journal.log(
                 .configRejected, priority: .error,
-                message: "config \(settings.configPath) rejected: " + findings.joined(separator: "; "),
+                message: "config \(settings.configPath) rejected (\(count)), notifyd cannot start:", lines: findings,
                 fields: [
-                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n")),
+                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "; ")),
                 ])
-            throw StartupError(
-                message: "config \(settings.configPath) is invalid:\n  " + findings.joined(separator: "\n  "))
+            throw StartupError(message: "config \(settings.configPath) is invalid (\(count))", details: findings)
         }
+        journal.log(
+            .configLoaded, priority: .info,
+            message: "config \(settings.configPath) loaded (generation 1, \(loaded.graph.coordinators.count) "
+                + "coordinators, \(loaded.warnings.count) warnings)",
+            fields: [(JournalField.config, settings.configPath)])
         for warning in loaded.warnings {
-            journal.log(.configLoaded, priority: .warning, message: "config warning: \(warning)", fields: [])
+            journal.log(
+                .configLoaded, priority: .warning, message: "config warning: \(warning)",
+                fields: [(JournalField.config, settings.configPath)])
         }
 
         var store: StateStore?
         if let directory = settings.stateDirectory {
+            extendTimeoutForLargeDatabase(in: directory)
             do {
                 store = try StateStore(directory: directory, historyLimit: settings.historyLimit)
             } catch {
@@ -107,20 +130,24 @@ public enum NotifyDaemon {
         let service = RouterService(settings: settings, journal: journal, store: store, config: loaded)
         let server = Server(loop: loop, listenFD: listenFD, settings: settings, handler: service)
         service.server = server
+        service.pruneExpiredPending()
         var stopping = false
-
-        func status() -> String {
-            "STATUS=serving generation \(service.config.generation): \(service.stats.decisions) decisions, "
+        // The closures below are kept by the loop and the service: they hold the service and the server weakly, so
+        // the service (and with it the state store, closed and checkpointed) is released when this function ends.
+        var rejectedReload: Int?
+        let status = { [weak service, weak server] () -> String in
+            guard let service, let server else { return "STATUS=stopping" }
+            return "STATUS=serving generation \(service.config.generation): \(service.stats.decisions) decisions, "
                 + "\(service.stats.rejectedPayloads) rejected, \(server.connectionCount) connections"
+                + (rejectedReload.map { "; last reload rejected (\(RouterService.problems($0)))" } ?? "")
         }
 
         service.onReload = { result in
             switch result {
-            case .success: _ = Systemd.notify("READY=1\n" + status())
-            case .failure(let problems):
-                _ = Systemd.notify(
-                    "READY=1\nSTATUS=config rejected (\(problems.findings.count) problems); still serving")
+            case .success: rejectedReload = nil
+            case .failure(let problems): rejectedReload = problems.findings.count
             }
+            _ = Systemd.notify("READY=1\n" + status())
         }
 
         do {
@@ -130,7 +157,7 @@ public enum NotifyDaemon {
             // one wake-up (a quarter-full queue wakes it at once).
             journal.wakesPerBatch = true
             var journalWakeScheduled = false
-            loop.afterEachBatch {
+            loop.afterEachBatch { [unowned loop] in
                 guard !journalWakeScheduled, journal.hasWaitingEntries else { return }
                 journalWakeScheduled = true
                 loop.schedule(after: 5_000_000) {
@@ -139,18 +166,17 @@ public enum NotifyDaemon {
                 }
             }
             let signalFD = try Sys.signalDescriptor(signals)
-            try loop.register(signalFD, events: Poll.input) { _ in
+            try loop.register(signalFD, events: Poll.input) { [weak service, weak server, unowned loop] _ in
                 while let signal = try? Sys.readSignal(signalFD) {
                     switch signal {
                     case SIGHUP:
-                        _ = Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Sys.monotonicNanoseconds() / 1000)")
-                        _ = try? service.reload()
+                        _ = try? service?.reload()
                     default:
                         guard !stopping else { continue }
                         stopping = true
                         _ = Systemd.notify("STOPPING=1")
                         journal.log(.stopping, priority: .info, message: "stopping on signal \(signal)", fields: [])
-                        server.stopAccepting()
+                        server?.stopAccepting()
                         loop.stop()
                     }
                 }
@@ -171,6 +197,8 @@ public enum NotifyDaemon {
                 _ = Systemd.notify(s)
             }
         }
+        // Pending links that expired leave the stored states (the resolver ignores them anyway).
+        loop.schedule(after: 60_000_000_000, repeating: true) { [weak service] in service?.pruneExpiredPending() }
 
         journal.log(
             .started, priority: .info,
@@ -187,6 +215,17 @@ public enum NotifyDaemon {
             throw StartupError(message: "event loop failed: \(error)")
         }
         server.finish(timeoutMilliseconds: 2000)
+    }
+
+    /// Asks systemd for more time before opening a large database: opening reads every page once
+    /// (`PRAGMA quick_check`, about 0.3 s for 150 MB from the page cache, more from a cold disk).
+    static func extendTimeoutForLargeDatabase(in directory: String) {
+        var info = stat()
+        let path = directory.hasSuffix("/") ? directory + StateStore.fileName : directory + "/" + StateStore.fileName
+        guard stat(path, &info) == 0, info.st_size >= 64 << 20 else { return }
+        // 10 s, plus 1 s per 10 MiB: ten times what a cold read at 100 MB/s needs.
+        let microseconds = 10_000_000 + UInt64(info.st_size) / (10 << 20) * 1_000_000
+        _ = Systemd.notify("EXTEND_TIMEOUT_USEC=\(microseconds)")
     }
 
     /// The socket passed by systemd (named `varlink`, or the only one), else one bound at `--socket`.

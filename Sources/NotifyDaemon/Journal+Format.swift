@@ -88,7 +88,7 @@ extension JournalEntry {
     /// The `NAME=value` fields for journald's native protocol, values escaped.
     func journalFields(identifier: String) -> [String] {
         var out = [
-            "MESSAGE=" + Journal.escape(message),
+            "MESSAGE=" + Journal.escape(message) + lines.map { "\n" + Journal.escape($0) }.joined(),
             "MESSAGE_ID=" + event.messageID,
             "PRIORITY=\(priority.rawValue)",
             "SYSLOG_IDENTIFIER=" + identifier,
@@ -112,7 +112,8 @@ extension JournalEntry {
         JSON.writeInt(Int(pid), into: &out)
         out.append("]: ")
         out.append(utf8: Journal.escape(message))
-        for (name, value) in fields where Self.isAccepted(name) {
+        // A multi-line entry's lines say what its reason field would repeat on one line.
+        for (name, value) in fields where Self.isAccepted(name) && (lines.isEmpty || name != JournalField.reason) {
             out.append(UInt8(ascii: " "))
             var name = name
             name.withUTF8 { key in
@@ -144,5 +145,13 @@ extension JournalEntry {
             }
         }
         out.append(UInt8(ascii: "\n"))
+        for line in lines {
+            out.append(utf8: identifier)
+            out.append(UInt8(ascii: "["))
+            JSON.writeInt(Int(pid), into: &out)
+            out.append("]:   ")
+            out.append(utf8: Journal.escape(line))
+            out.append(UInt8(ascii: "\n"))
+        }
     }
 }

@@ -84,10 +84,22 @@ public final class Journal: Sendable {
         _ event: JournalEvent, priority: Priority, message: String, fields: [(String, String)] = [],
         fileID: String = #fileID, line: Int = #line, function: String = #function
     ) {
+        log(
+            event, priority: priority, message: message, lines: [], fields: fields, fileID: fileID, line: line,
+            function: function)
+    }
+
+    /// Queues one entry whose message goes on over several `lines` (the findings of a rejected config): one
+    /// journal entry whose `MESSAGE` holds them on lines of their own, and on the console one line per line.
+    /// Each line is escaped on its own, so none of them can add a line or a field either.
+    public func log(
+        _ event: JournalEvent, priority: Priority, message: String, lines: [String], fields: [(String, String)] = [],
+        fileID: String = #fileID, line: Int = #line, function: String = #function
+    ) {
         guard target != .none else { return }
         queue.enqueue(
             QueuedEntry(
-                event: event, priority: priority, content: .text(message, fields),
+                event: event, priority: priority, content: .text(message, lines, fields),
                 fileID: fileID, line: line, function: function))
     }
 
@@ -141,7 +153,7 @@ public protocol JournalDetails: Sendable {
 /// One entry as queued: its text, or details still to render.
 struct QueuedEntry: Sendable {
     enum Content: Sendable {
-        case text(String, [(String, String)])
+        case text(String, [String], [(String, String)])
         case details(any JournalDetails)
     }
 
@@ -155,14 +167,15 @@ struct QueuedEntry: Sendable {
     /// The entry with its message and fields (rendered now for details).
     func rendered() -> JournalEntry {
         let message: String
+        var lines: [String] = []
         let fields: [(String, String)]
         switch content {
-        case .text(let m, let f): (message, fields) = (m, f)
+        case .text(let m, let l, let f): (message, lines, fields) = (m, l, f)
         case .details(let details): (message, fields) = details.render()
         }
         return JournalEntry(
             event: event, priority: priority, message: message, fields: fields, fileID: fileID, line: line,
-            function: function)
+            function: function, lines: lines)
     }
 }
 
@@ -175,6 +188,8 @@ struct JournalEntry: Sendable {
     var fileID: String
     var line: Int
     var function: String
+    /// Lines that continue the message, each escaped on its own.
+    var lines: [String] = []
 }
 
 /// Writes entries; called on the writer thread only.

@@ -5,6 +5,8 @@
 public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     /// A routing decision was made (and, unless a dry run, persisted).
     case decisionMade
+    /// A routing decision could not be stored; its client was answered `StateNotSaved`.
+    case decisionNotSaved
     /// A payload or link was refused: invalid, too large, or no route.
     case payloadRejected
     /// A graph configuration was loaded (at start or on reload).
@@ -15,6 +17,8 @@ public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     case started
     /// The daemon is shutting down.
     case stopping
+    /// The daemon could not start (or its event loop failed) and exits.
+    case startFailed
     /// The journal queue overflowed and entries were dropped.
     case entriesDropped
     /// The state store failed to read or write.
@@ -24,11 +28,13 @@ public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     public var messageID: String {
         switch self {
         case .decisionMade: return "0de31a38b04a4d5e94ebaebc7713729e"
+        case .decisionNotSaved: return "3949e55a4e44418da30fac617958f0b3"
         case .payloadRejected: return "fa9bed1a744b4b13aa66543be1ee786f"
         case .configLoaded: return "e448bb389d3f48a889266c25487ab56b"
         case .configRejected: return "20941f73619b4b1fa4a2338d8f21ac28"
         case .started: return "5cdd978295bc4e428edd3bc8aa55ae92"
         case .stopping: return "ed51089821f04033a636109d0bfbee2a"
+        case .startFailed: return "bc0d67a8c78c4ca2966d73462c98e391"
         case .entriesDropped: return "877df5b47fcc4cb3b72d24f4241b928a"
         case .stateStoreError: return "be503e34ab654c6ab2f79cbee42e3d39"
         }

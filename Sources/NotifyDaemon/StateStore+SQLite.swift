@@ -89,6 +89,7 @@ final class SQLiteConnection {
             throw StoreError(code: .cannotOpen, message: "the file system refused WAL mode (got \(mode))", path: path)
         }
         try exec("PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=67108864", "configure durability")
+        if version > 0 { try quickCheck() }
         guard version < Int64(StoreSchema.currentVersion) else { return }
         try exec("BEGIN IMMEDIATE", "begin the schema migration")
         do {
@@ -100,6 +101,28 @@ final class SQLiteConnection {
         } catch {
             if sqlite3_get_autocommit(db) == 0 { sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
             throw error
+        }
+    }
+
+    /// Reads every page once (`PRAGMA quick_check`), so damage anywhere (a device's state, a pending link, the
+    /// history) is reported at open rather than when that row is first read.
+    func quickCheck() throws(StoreError) {
+        let what = "check the database (PRAGMA quick_check)"
+        let s = try prepareTransient("PRAGMA quick_check(5)", what)
+        defer { sqlite3_finalize(s) }
+        var problems: [String] = []
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw failure(rc, what) }
+            let row = sqlite3_column_text(s, 0).map { String(cString: $0) } ?? ""
+            if row != "ok" { problems.append(row) }
+        }
+        guard problems.isEmpty else {
+            throw StoreError(
+                code: .corrupt,
+                message: "the database is damaged (PRAGMA quick_check: " + problems.joined(separator: "; ") + ")",
+                path: path)
         }
     }
 

@@ -54,10 +54,10 @@ public enum Systemd {
         return usec
     }
 
-    /// True when journald is reachable: stderr is a journal stream (`JOURNAL_STREAM`), or something
+    /// True when journald is reachable: stderr is the journal stream `JOURNAL_STREAM` names, or something
     /// accepts datagrams on the native socket (a socket file left by a stopped journald does not count).
     public static func journalAvailable() -> Bool {
-        if getenv("JOURNAL_STREAM") != nil { return true }
+        if stderrIsJournalStream(getenv("JOURNAL_STREAM").map { String(cString: $0) }) { return true }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -71,6 +71,19 @@ public enum Systemd {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
             }
         }
+    }
+
+    /// True when `value` (`DEVICE:INODE`, as systemd sets `JOURNAL_STREAM`) names the file stderr is open on.
+    ///
+    /// As sd_journal_stream_fd(3) and systemd.exec(5) advise, the variable alone is not trusted: a process
+    /// started by a service whose stderr went to the journal inherits it, with its own stderr elsewhere.
+    static func stderrIsJournalStream(_ value: String?) -> Bool {
+        guard let value, let colon = value.firstIndex(of: ":"), let device = UInt64(value[..<colon]),
+            let inode = UInt64(value[value.index(after: colon)...])
+        else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
     /// Sends one journal entry through `sd_journal_sendv_with_location`.

@@ -46,6 +46,26 @@ import Testing
         #expect(line.hasSuffix(#" link="shop://offers/X\nMESSAGE_ID=forged\r\x1b[31m\\""# + "\n"))
     }
 
+    @Test func aMultiLineEntryIsOneJournalEntryAndOneConsoleLinePerLine() {
+        let e = JournalEntry(
+            event: .configRejected, priority: .error, message: "config c.yaml rejected (2 problems):",
+            fields: [(JournalField.config, "c.yaml"), (JournalField.reason, "a; b")],
+            fileID: "NotifyDaemon/Daemon.swift", line: 7, function: "run()",
+            lines: ["c.yaml:1:2: error: a", "c.yaml:3:4: error: b\nFORGED=1"])
+        let fields = e.journalFields(identifier: "notifyd")
+        #expect(
+            fields.first
+                == "MESSAGE=config c.yaml rejected (2 problems):\nc.yaml:1:2: error: a\nc.yaml:3:4: error: b\\nFORGED=1"
+        )
+        #expect(fields.contains("NOTIFYD_REASON=a; b"))
+        #expect(!fields.contains { $0.hasPrefix("FORGED") })
+
+        #expect(
+            e.consoleLine(identifier: "notifyd", pid: 9)
+                == "notifyd[9]: config c.yaml rejected (2 problems): config=c.yaml\n"
+                + "notifyd[9]:   c.yaml:1:2: error: a\n" + #"notifyd[9]:   c.yaml:3:4: error: b\nFORGED=1"# + "\n")
+    }
+
     @Test(arguments: [
         ("plain", "plain"), ("tab\there", #"tab\there"#), ("nul\u{0}", #"nul\x00"#),
         ("del\u{7F}", #"del\x7f"#), ("c1\u{85}", #"c1\u0085"#), ("ls\u{2028}", #"ls\u2028"#),
@@ -200,6 +220,21 @@ import Testing
         journal.flush()
         #expect(
             journal.statistics == Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0))
+    }
+
+    @Test func aStartFailureIsJournaledUnderItsOwnMessageId() {
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 16, sink: sink)
+        NotifyDaemon.reportFailure(
+            NotifyDaemon.StartupError(message: "config c.yaml is invalid (1 problem)", details: ["c.yaml:1:1: x"]),
+            journal: journal, configPath: "c.yaml")
+        let entry = sink.entries.first
+        #expect(sink.entries.count == 1)
+        #expect(entry?.event == .startFailed)
+        #expect(entry?.priority == .error)
+        #expect(entry?.message == "notifyd failed: config c.yaml is invalid (1 problem)")
+        #expect(entry?.fields.contains { $0 == (JournalField.config, "c.yaml") } == true)
+        #expect(JournalEvent.startFailed.messageID != JournalEvent.stopping.messageID)
     }
 
     @Test func everyEventHasADistinctMessageIdExplainedInTheCatalog() throws {

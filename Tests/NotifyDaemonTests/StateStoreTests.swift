@@ -210,6 +210,25 @@ import Testing
         #expect(try dir.read(StateStore.fileName) == bytes)
     }
 
+    @Test func damageInPagesThatOpeningDoesNotReadIsFoundWhenTheStoreOpens() throws {
+        let dir = try StoreTestDirectory()
+        do {
+            let store = try StateStore(directory: dir.path)
+            try store.commit(
+                (1...300).map { .state(device: "dev\($0)", state: state(path: ["app", "main"]), updatedMs: 1) })
+            try store.commit([decision("d1", device: "dev1")])
+        }
+        var bytes = try dir.read(StateStore.fileName)
+        // Page 2 is the root of device_states, the first table created: only a device's state read needs it.
+        for i in 4_096..<8_192 { bytes[i] = 0xA5 }
+        try dir.write(bytes, to: StateStore.fileName)
+        let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+        #expect(error?.code == .corrupt)
+        #expect(error?.path == dir.path + "/notifyd.sqlite")
+        #expect(error?.description.contains("move the file") == true)
+        #expect(try dir.read(StateStore.fileName) == bytes)
+    }
+
     @Test func aDatabaseFromANewerNotifydIsRefused() throws {
         let dir = try StoreTestDirectory()
         do { _ = try StateStore(directory: dir.path) }

@@ -60,8 +60,27 @@ import Testing
         defer {
             if let previous { setenv("JOURNAL_STREAM", previous, 1) } else { unsetenv("JOURNAL_STREAM") }
         }
-        setenv("JOURNAL_STREAM", "8:12345", 1)
+        var info = stat()
+        #expect(fstat(2, &info) == 0)
+        setenv("JOURNAL_STREAM", "\(info.st_dev):\(info.st_ino)", 1)
         #expect(Systemd.journalAvailable())
+    }
+
+    @Test(arguments: ["8:12345", "", "8", ":", "x:y", "8:12345:1"])
+    func aJournalStreamThatIsNotStderrIsNotTrusted(value: String) {
+        var info = stat()
+        #expect(fstat(2, &info) == 0)
+        #expect(value != "\(info.st_dev):\(info.st_ino)")
+        #expect(!Systemd.stderrIsJournalStream(value))
+        #expect(!Systemd.stderrIsJournalStream(nil))
+    }
+
+    @Test func theJournalStreamMustNameStderrByDeviceAndInode() {
+        var info = stat()
+        #expect(fstat(2, &info) == 0)
+        #expect(Systemd.stderrIsJournalStream("\(info.st_dev):\(info.st_ino)"))
+        #expect(!Systemd.stderrIsJournalStream("\(info.st_dev):\(info.st_ino &+ 1)"))
+        #expect(!Systemd.stderrIsJournalStream("\(info.st_dev &+ 1):\(info.st_ino)"))
     }
 
     @Test func sendingNoFieldsIsRefusedWithoutTouchingTheJournal() {

@@ -116,7 +116,7 @@ import Testing
             .invalidPayload(reason: "r", field: "f"), .noRoute(link: "l"), .unknownPage("p"), .unknownDevice("d"),
             .decisionNotFound(id: "i"), .payloadTooLarge(size: 2, max: 1), .configInvalid(errors: ["e"]),
             .rateLimited(retryAfterMs: 5), .invalidState(reason: "r", field: "f"), .notPresented(coordinator: "c"),
-            .stateNotSaved(reason: "r"),
+            .providesNothing(coordinator: "c", reason: "r"), .stateNotSaved(reason: "r"), .stateUnreadable(reason: "r"),
         ]
         #expect(errors.count == router.errors.count)
         for error in errors {

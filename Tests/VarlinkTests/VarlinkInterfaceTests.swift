@@ -16,7 +16,8 @@ import Testing
         #expect(
             interface.errors.map(\.name) == [
                 "InvalidPayload", "NoRoute", "UnknownPage", "UnknownDevice", "DecisionNotFound", "PayloadTooLarge",
-                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented", "StateNotSaved",
+                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented", "ProvidesNothing", "StateNotSaved",
+                "StateUnreadable",
             ])
         #expect(interface.text == RouterInterface.idl)
     }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end test under a real systemd: boots systemd as PID 1 in a PID+mount namespace, installs
-# the shipped units (with a drop-in pointing ExecStart at the freshly built static binary), and
-# proves socket activation, READY=1, journal fields, reload (broken, then fixed), watchdog restart,
-# state across restarts, and a clean stop. Cleans up (poweroff) even when a step fails.
+# End-to-end test under a real systemd: boots systemd as PID 1 in a PID+mount namespace, installs the
+# freshly built static binaries and the shipped units as `make install` would (the shipped ExecStart runs
+# unchanged; a drop-in only shortens the watchdog and the restart delay), and proves socket activation,
+# READY=1, journal fields, reload (broken, then fixed), watchdog restart, state across restarts, a clean stop,
+# and a start refused for a broken config. The namespace starts with an empty state directory and journal,
+# and the journal checks are scoped to the service invocation they are about. Cleans up (poweroff) even when
+# a step fails; the host keeps nothing of the run.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${NOTIFYD_RELEASE_DIR:-$root/.build/release}
@@ -11,25 +14,25 @@ for b in notifyd notifyctl; do
 done
 command -v unshare >/dev/null && command -v nsenter >/dev/null || { echo "e2e: needs unshare and nsenter"; exit 1; }
 
-# The socket's group, as `make install` creates it.
-systemd-sysusers "$root/systemd/notifyd.sysusers"
-
 # Staged outside /tmp, /run and /var/tmp (hidden in the namespace) and outside /root (ProtectHome).
 stage=$(mktemp -d /opt/notifyd-e2e.XXXXXX)
 chmod 755 "$stage"
-mkdir -p "$stage/bin" "$stage/units"
+# Mounted in the namespace as /usr/local/bin and /etc/notifyd (see boot-systemd.sh).
+mkdir -p "$stage/bin" "$stage/etc" "$stage/units"
 cp "$bin/notifyd" "$bin/notifyctl" "$stage/bin/"
-cp "$root/config/shop.yaml" "$stage/notifyd.yaml"
+config=$stage/etc/notifyd.yaml
+cp "$root/config/shop.yaml" "$config"
 cp "$root/examples/payloads/apns-offer.json" "$stage/"
-cp "$root/systemd/notifyd.socket" "$root/systemd/notifyd.service" "$stage/units/"
+cp "$root/systemd/notifyd.socket" "$root/systemd/notifyd.service" "$root/systemd/notifyd.sysusers" "$stage/units/"
 chmod -R a+rX "$stage"
+# Only what the test must change: a watchdog and a restart delay short enough to wait for.
 cat > "$stage/units/e2e.conf" <<CONF
 [Service]
-ExecStart=
-ExecStart=$stage/bin/notifyd --config $stage/notifyd.yaml --log-target journal
 WatchdogSec=3s
 RestartSec=100ms
 CONF
+# A device no earlier run has used.
+device="e2e-$$-$(date +%s%N)"
 
 pass=0
 fail=0
@@ -92,50 +95,90 @@ answers() { # answers COMMAND... PATTERN: notifyctl --json COMMAND prints someth
     local pattern=${*: -1}
     ctl --json "${@:1:$#-1}" | grep -q -- "$pattern"
 }
-journal_has() { # journal_has MESSAGE_ID PYTHON-CONDITION: a notifyd entry with that id satisfies the condition
+message_id() { ns /usr/local/bin/notifyd --print-message-id "$1" 2>/dev/null || true; }
+journal_has() { # journal_has INVOCATION EVENT PYTHON-CONDITION: an entry of that event logged by that invocation
+    # of notifyd.service satisfies the condition (`e` is the entry as `journalctl -o json` gives it).
     # Entries reach journald asynchronously (the daemon's writer thread, then journald): look again for up to 5 s.
-    local attempt
+    local attempt id
+    id=$(message_id "$2")
+    [ -n "$1" ] && [ -n "$id" ] || return 1
     for attempt in $(seq 50); do
-        ns journalctl -o json --no-pager "MESSAGE_ID=$1" | python3 -c "
+        ns journalctl -o json --no-pager "MESSAGE_ID=$id" "_SYSTEMD_INVOCATION_ID=$1" | python3 -c "
 import json, sys
 entries = [json.loads(line) for line in sys.stdin if line.strip()]
-sys.exit(0 if any($2 for e in entries) else 1)" && return 0
+sys.exit(0 if any($3 for e in entries) else 1)" && return 0
         sleep 0.1
     done
     return 1
+}
+status_has() { # status_has TEXT...: the service's STATUS= (StatusText) contains every TEXT; waits up to 5 s
+    local attempt text missing
+    for attempt in $(seq 50); do
+        missing=0
+        for text in "$@"; do [[ "$(prop StatusText)" == *"$text"* ]] || missing=1; done
+        [ "$missing" = 0 ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+status_lacks() { # status_lacks TEXT: the service's STATUS= does not contain TEXT (after status_has settled it)
+    [[ "$(prop StatusText)" != *"$1"* ]]
 }
 
 ns systemctl daemon-reload
 check "socket unit starts" ns systemctl start notifyd.socket
 check "service waits for its first client" test "$(prop ActiveState)" = inactive
 
-reply=$(ctl --json --device e2e-1 send "$stage/apns-offer.json")
+reply=$(ctl --json --device "$device" send "$stage/apns-offer.json")
 check "first connection starts the service and gets a decision" \
     python3 -c "import json,sys; d=json.loads(sys.argv[1])['decision']; sys.exit(d['page']['id'] != 'cart.offer')" "$reply"
 check "service is active (running) through READY=1" test "$(prop ActiveState)/$(prop SubState)" = active/running
-status_text=$(prop StatusText)
-check "STATUS= is kept current" test "${status_text#serving}" != "$status_text"
+check "STATUS= is kept current" status_has "serving generation 1"
+first_run=$(prop InvocationID)
+main_pid=$(prop MainPID)
+check "the shipped ExecStart runs, with the state directory systemd made" \
+    ns grep -qz -- '^/var/lib/notifyd$' "/proc/$main_pid/cmdline"
+store_decisions() {
+    ctl --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['store']['decisions'])"
+}
+check "the state store starts empty: it holds this run's decision only" test "$(store_decisions)" = 1
 decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['decision']['id'])" "$reply" 2>/dev/null)
-decision_made=$(ns "$stage/bin/notifyd" --print-message-id decisionMade 2>/dev/null || true)
-check "the decision is in the journal with its fields" journal_has "$decision_made" \
-    "e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == 'e2e-1' and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer') and e.get('NOTIFYD_PATH') == 'app/main/cart' and e.get('NOTIFYD_SOURCE') == 'apns:deeplink' and 'CODE_FILE' in e and 'CODE_LINE' in e"
+fields="e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == '$device'"
+fields+=" and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer')"
+fields+=" and e.get('NOTIFYD_PATH') == 'app/main/cart' and e.get('NOTIFYD_SOURCE') == 'apns:deeplink'"
+fields+=" and e.get('NOTIFYD_LINK') == 'shop://offers/SUMMER' and e.get('NOTIFYD_PEER_UID') == '0'"
+fields+=" and e.get('CODE_FILE') == 'NotifyDaemon/RouterService+Routing.swift' and e.get('CODE_LINE', '').isdigit()"
+fields+=" and e.get('CODE_FUNC', '').startswith('countAndJournal')"
+check "the decision is in the journal with its fields" journal_has "$first_run" decisionMade "$fields"
+check "the start is journaled with the config loaded" journal_has "$first_run" configLoaded \
+    "'(generation 1,' in e.get('MESSAGE', '') and e.get('NOTIFYD_CONFIG') == '/etc/notifyd/notifyd.yaml'"
 
-cp "$stage/notifyd.yaml" "$stage/good.yaml"
-sed -i '0,/kind: stack/s//kind: stackk/' "$stage/notifyd.yaml"
+cp "$config" "$stage/good.yaml"
+sed -i '0,/kind: stack/s//kind: stackk/' "$config"
+# ExecReload= only sends SIGHUP, so systemctl succeeds whatever the config holds: the daemon answers RELOADING=1
+# then READY=1 either way, and says in the journal and in STATUS= that it kept the loaded config.
 ns systemctl reload notifyd.service
+check "systemctl reload with a broken config exits 0 (ExecReload only signals)" test $? = 0
 check "reload with a broken config keeps serving" answers resolve shop://offers/AFTER cart.offer
-config_rejected=$(ns "$stage/bin/notifyd" --print-message-id configRejected 2>/dev/null || true)
-check "the rejection is journaled with the finding" journal_has "$config_rejected" "'stackk' in e.get('MESSAGE', '')"
-generation() { ctl --json stats | python3 -c "import json,sys; sys.exit(json.load(sys.stdin)['stats']['configGeneration'] != $1)"; }
+check "the rejection is journaled with the finding" journal_has "$first_run" configRejected \
+    "'stackk' in e.get('MESSAGE', '') and 'stackk' in e.get('NOTIFYD_REASON', '')"
+check "STATUS= says generation 1 is kept and the reload was rejected" \
+    status_has "serving generation 1" "last reload rejected (1 problem)"
+generation() {
+    ctl --json stats | python3 -c "import json,sys; sys.exit(json.load(sys.stdin)['stats']['configGeneration'] != $1)"
+}
 check "still generation 1" generation 1
 
-sed 's#/offers/{id}#/deals/{id}#' "$stage/good.yaml" > "$stage/notifyd.yaml"
+sed 's#/offers/{id}#/deals/{id}#' "$stage/good.yaml" > "$config"
 ns systemctl reload notifyd.service
 check "a fixed config is picked up" answers resolve shop://deals/NEW cart.offer
 check "generation 2" generation 2
+check "STATUS= says generation 2" status_has "serving generation 2"
+check "and no longer mentions the rejected reload" status_lacks "rejected ("
+check "the reload is journaled" journal_has "$first_run" configLoaded "'(generation 2,' in e.get('MESSAGE', '')"
 
 ns systemctl restart notifyd.service
-check "device state survives a restart" answers state e2e-1 SUMMER
+check "device state survives a restart" answers state "$device" SUMMER
 
 old_pid=$(prop MainPID)
 restarts=$(prop NRestarts)
@@ -148,12 +191,25 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 check "a stopped watchdog gets the service restarted" test "$new_pid" != "$old_pid" -a "$(prop NRestarts)" -gt "$restarts"
-check "and it serves again" answers state e2e-1 SUMMER
+check "and it serves again" answers state "$device" SUMMER
 
+last_run=$(prop InvocationID)
 ns systemctl stop notifyd.service notifyd.socket
 check "stop is clean" test "$(prop Result)/$(prop ExecMainStatus)" = success/0
-stopping=$(ns "$stage/bin/notifyd" --print-message-id stopping 2>/dev/null || true)
-check "stopping is journaled" journal_has "$stopping" "True"
+check "stopping is journaled" journal_has "$last_run" stopping "'signal 15' in e.get('MESSAGE', '')"
+check "the database was closed cleanly (no write-ahead log left)" \
+    ns test ! -e /var/lib/private/notifyd/notifyd.sqlite-wal
+
+sed -i '0,/kind: stack/s//kind: stackk/' "$config"
+ns systemctl start notifyd.service 2>/dev/null
+failed_run=$(prop InvocationID)
+check "a broken config refuses the start" test "$(prop ExecMainStatus)" = 1
+check "the refused start is journaled under its own id" journal_has "$failed_run" startFailed \
+    "'is invalid (1 problem)' in e.get('MESSAGE', '')"
+check "with the finding as config rejected" journal_has "$failed_run" configRejected \
+    "'notifyd cannot start' in e.get('MESSAGE', '') and 'stackk' in e.get('MESSAGE', '')"
+ns systemctl stop notifyd.service notifyd.socket
+cp "$stage/good.yaml" "$config"
 
 if [ "$fail" -gt 0 ]; then
     ns systemctl status --no-pager notifyd.socket notifyd.service

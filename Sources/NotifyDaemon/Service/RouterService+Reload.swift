@@ -6,13 +6,19 @@ import Varlink
 extension RouterService {
     /// Reads and validates the config file again. A valid config replaces the loaded one for every
     /// later request; an invalid one is rejected with all its findings and the loaded one keeps serving.
+    ///
+    /// Tells systemd `RELOADING=1` (with `MONOTONIC_USEC=`, and `EXTEND_TIMEOUT_USEC=` before parsing a large
+    /// file) first; ``onReload`` then sends `READY=1`. SIGHUP and the `Reload` method both come here.
+    ///
+    /// Cached device states are kept: each is checked against the new graph when next used (``loadState(_:)``).
+    /// Dropping them would make a later request of the same batch read the store, which does not hold the
+    /// batch's writes yet, and overwrite a state already acknowledged.
     func reload() throws(VarlinkError) -> JSONObject {
-        switch Self.loadConfig(path: settings.configPath) {
+        _ = Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Sys.monotonicNanoseconds() / 1000)")
+        switch Self.loadConfig(path: settings.configPath, beforeParsing: Self.extendTimeoutForLargeConfig) {
         case .success(let loaded):
             let generation = config.generation + 1
             config = ActiveConfig(loaded, generation: generation)
-            // Cached states were decoded against the old graph; the store has them all.
-            if store != nil { cache.removeAll(keepingCapacity: true) }
             journal.log(
                 .configLoaded, priority: .info,
                 message: "config \(settings.configPath) loaded (generation \(generation), "
@@ -24,24 +30,50 @@ extension RouterService {
             let findings = problems.findings
             journal.log(
                 .configRejected, priority: .error,
-                message: "config \(settings.configPath) rejected, still serving generation \(config.generation): "
-                    + findings.joined(separator: "; "),
+                message: "config \(settings.configPath) rejected (\(Self.problems(findings.count))), "
+                    + "still serving generation \(config.generation):",
+                lines: findings,
                 fields: [
-                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "\n")),
+                    (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "; ")),
                 ])
             onReload?(.failure(problems))
             throw VarlinkError.configInvalid(errors: findings)
         }
     }
 
-    /// Reads `path` and loads it; the failure lists every finding (or the read error).
-    static func loadConfig(path: String) -> Result<LoadedConfig, ConfigProblems> {
+    /// "1 problem", "3 problems".
+    static func problems(_ count: Int) -> String {
+        count == 1 ? "1 problem" : "\(count) problems"
+    }
+
+    /// Configs from this size on may take a noticeable time to parse and validate (about half a second for a
+    /// 10,000-page graph): systemd is asked for more time before, so the start or reload does not time out.
+    static let largeConfigBytes = 256 * 1024
+
+    /// The time asked for a config of `bytes` bytes: 10 s, plus 10 s per MiB (ten times what a release build
+    /// needs, so that a busy machine has room too).
+    static func loadTimeMicroseconds(bytes: Int) -> UInt64 {
+        10_000_000 + UInt64(bytes) * 10_000_000 / (1 << 20)
+    }
+
+    /// Sends `EXTEND_TIMEOUT_USEC=` when `bytes` is a large config (a no-op outside systemd).
+    static func extendTimeoutForLargeConfig(bytes: Int) {
+        guard bytes >= largeConfigBytes else { return }
+        _ = Systemd.notify("EXTEND_TIMEOUT_USEC=\(loadTimeMicroseconds(bytes: bytes))")
+    }
+
+    /// Reads `path` and loads it; the failure lists every finding (or the read error). `beforeParsing` is told the
+    /// file's size once it is read.
+    static func loadConfig(
+        path: String, beforeParsing: (Int) -> Void = { _ in }
+    ) -> Result<LoadedConfig, ConfigProblems> {
         let bytes: [UInt8]
         do {
             bytes = try readFile(path)
         } catch {
             return .failure(ConfigProblems(findings: ["\(path): \(error)"]))
         }
+        beforeParsing(bytes.count)
         switch ConfigLoader.load(bytes, file: path) {
         case .success(let loaded): return .success(loaded)
         case .failure(let error): return .failure(ConfigProblems(findings: error.findings.map(\.description)))

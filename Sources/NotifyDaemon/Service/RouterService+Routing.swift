@@ -10,6 +10,12 @@ extension VarlinkError {
     }
 }
 
+/// A device state kept in memory, with the config generation it was last checked against.
+struct CachedState {
+    var state: DeviceState
+    var generation: Int
+}
+
 extension RouterService {
     // MARK: Route, Resolve
 
@@ -37,12 +43,12 @@ extension RouterService {
             reading = try reader.read(payload)
         } catch {
             stats.rejectedPayloads += 1
-            journal.log(
-                .payloadRejected, priority: .notice, message: "payload rejected: \(error)",
-                fields: [
-                    (JournalField.field, error.path), (JournalField.reason, error.reason),
-                    (JournalField.peerUID, String(connection.peer.uid)),
-                ])
+            var fields = [
+                (JournalField.field, error.path), (JournalField.reason, error.reason),
+                (JournalField.peerUID, String(connection.peer.uid)),
+            ]
+            if let device = p["device"]?.stringValue { fields.append((JournalField.device, device)) }
+            journal.log(.payloadRejected, priority: .notice, message: "payload rejected: \(error)", fields: fields)
             if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
                 throw VarlinkError.payloadTooLarge(size: size, max: max)
             }
@@ -59,7 +65,7 @@ extension RouterService {
                 target, link: target.source?.link, warnings: warnings, trace: trace, parameters: p,
                 connection: connection)
         case .failure(let error):
-            throw noRoute(error, connection: connection)
+            throw noRoute(error, device: p["device"]?.stringValue, connection: connection)
         }
     }
 
@@ -76,18 +82,18 @@ extension RouterService {
             let routed = RoutingTarget(page: target.page, outcome: target.outcome, source: nil, trace: target.trace)
             return try decide(routed, link: link, trace: target.trace, parameters: p, connection: connection)
         case .failure(let error):
-            throw noRoute(error, connection: connection)
+            throw noRoute(error, device: p["device"]?.stringValue, connection: connection)
         }
     }
 
-    private func noRoute(_ error: TargetError, connection: ClientConnection) -> VarlinkError {
+    private func noRoute(_ error: TargetError, device: String?, connection: ClientConnection) -> VarlinkError {
         stats.rejectedPayloads += 1
-        journal.log(
-            .payloadRejected, priority: .notice, message: "no route: \(error)",
-            fields: [
-                (JournalField.link, error.link), (JournalField.reason, error.reasons.joined(separator: "; ")),
-                (JournalField.peerUID, String(connection.peer.uid)),
-            ])
+        var fields = [
+            (JournalField.link, error.link), (JournalField.reason, error.reasons.joined(separator: "; ")),
+            (JournalField.peerUID, String(connection.peer.uid)),
+        ]
+        if let device { fields.append((JournalField.device, device)) }
+        journal.log(.payloadRejected, priority: .notice, message: "no route: \(error)", fields: fields)
         return VarlinkError.noRoute(link: error.link)
     }
 
@@ -103,7 +109,7 @@ extension RouterService {
         let dryRun = p["dryRun"]?.boolValue ?? false
         let explain = p["explain"]?.boolValue ?? false
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
-        let state = device.flatMap { loadState($0) }
+        let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
         let resolution: Resolution
@@ -127,7 +133,8 @@ extension RouterService {
         switch error.code {
         case .unknownPage, .unreachable, .noProvider: return .unknownPage(error.subject)
         case .unknownCoordinator: return .invalidParameter("coordinator")
-        case .providesNothing, .notStarted: return .notPresented(coordinator: error.subject)
+        case .providesNothing: return .providesNothing(coordinator: error.subject, reason: error.message)
+        case .notStarted: return .notPresented(coordinator: error.subject)
         }
     }
 
@@ -138,7 +145,7 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
-        guard let state = loadState(device) else { throw VarlinkError.unknownDevice(device) }
+        guard let state = try loadState(device) else { throw VarlinkError.unknownDevice(device) }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let result: FlowFinishedResult
         do {
@@ -168,17 +175,17 @@ extension RouterService {
 
     // MARK: recording
 
-    /// Counts, journals, and keeps the decision; non-dry-run decisions join the batch's commit.
+    /// Keeps the decision: a stored one joins the batch's commit and is counted and journaled once the commit
+    /// succeeded (``journalBatchDecisions(failure:)``); a dry run, or one made without a store, at once.
     func record(_ decision: Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection) {
-        stats.decisions += 1
-        stats.byOutcome[decision.outcome, default: 0] += 1
-        journal.log(
-            .decisionMade, priority: .info,
-            details: DecisionJournalDetails(
-                decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid))
+        let details = DecisionJournalDetails(
+            decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
         batchDecisions.append(text)
         if dryRun || store == nil {
+            countAndJournal(details)
             recent.append(id: decision.id, device: decision.device, text: text)
+        } else {
+            batchJournal.append(details)
         }
         if !dryRun {
             writes.append(
@@ -188,26 +195,63 @@ extension RouterService {
         }
     }
 
-    /// The device's state: from the cache, else the store; `nil` for a device never seen.
-    func loadState(_ device: String) -> DeviceState? {
-        if let state = cache[device] { return state }
+    /// Counts and journals the stored decisions of the batch once its commit is over: as made when it succeeded,
+    /// as not saved (their clients get `StateNotSaved`) when it failed.
+    func journalBatchDecisions(failure: StoreError?) {
+        defer { batchJournal.removeAll(keepingCapacity: true) }
+        guard let failure else {
+            for details in batchJournal { countAndJournal(details) }
+            return
+        }
+        for var details in batchJournal {
+            details.notSaved = failure.description
+            journal.log(.decisionNotSaved, priority: .error, details: details)
+        }
+    }
+
+    private func countAndJournal(_ details: DecisionJournalDetails) {
+        stats.decisions += 1
+        stats.byOutcome[details.decision.outcome, default: 0] += 1
+        journal.log(.decisionMade, priority: .info, details: details)
+    }
+
+    /// The device's state: from the cache, else the store; `nil` for a device never seen, or one whose state does
+    /// not fit the loaded graph (it starts cold, and the journal says so).
+    ///
+    /// A state cached under an earlier config generation is checked against the loaded graph before use: a reload
+    /// keeps the cache, so a state written earlier in the batch (not committed yet) is never read back stale from
+    /// the store.
+    ///
+    /// - Throws: `StateUnreadable` when the store cannot read the device's state (a damaged database).
+    func loadState(_ device: String) throws(VarlinkError) -> DeviceState? {
+        if let cached = cache[device] {
+            if cached.generation == config.generation { return cached.state }
+            return checkedAgainstGraph(cached.state.json, device: device)
+        }
         guard let store else { return nil }
         let json: JSON?
         do {
             json = try store.deviceState(device)
         } catch {
+            stats.storeFailures += 1
             journal.log(
                 .stateStoreError, priority: .error, message: "cannot read state of \(device): \(error)",
                 fields: [(JournalField.device, device), (JournalField.reason, error.description)])
-            return nil
+            throw VarlinkError.stateUnreadable(reason: "the state of device \(device) could not be read: \(error)")
         }
         guard let json else { return nil }
+        return checkedAgainstGraph(json, device: device)
+    }
+
+    /// The state in `json` read against the loaded graph and cached; `nil` (start cold, journaled) when it does not
+    /// fit, e.g. saved under an older graph that no longer has its coordinators or pages.
+    private func checkedAgainstGraph(_ json: JSON, device: String) -> DeviceState? {
         do {
             let state = try DeviceState(json: json, graph: config.graph)
             cacheState(state, for: device)
             return state
         } catch {
-            // Saved under an older graph that no longer has these coordinators: start cold, say so.
+            cache[device] = nil
             journal.log(
                 .stateStoreError, priority: .warning,
                 message: "saved state of \(device) does not fit the loaded graph (\(error)); starting cold",
@@ -229,7 +273,7 @@ extension RouterService {
         if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty {
             cache.removeAll(keepingCapacity: true)
         }
-        cache[device] = state
+        cache[device] = CachedState(state: state, generation: config.generation)
     }
 }
 
@@ -240,6 +284,8 @@ struct DecisionJournalDetails: JournalDetails {
     let link: String?
     let dryRun: Bool
     let peerUID: UInt32
+    /// Why the decision's commit failed; `nil` for a decision made.
+    var notSaved: String?
 
     func render() -> (message: String, fields: [(String, String)]) {
         let page = decision.page.description
@@ -256,6 +302,8 @@ struct DecisionJournalDetails: JournalDetails {
         let message =
             "\(decision.outcome.rawValue) \(page)" + (decision.device.map { " for \($0)" } ?? "")
             + (dryRun ? " (dry run)" : "")
-        return (message, fields)
+        guard let notSaved else { return (message, fields) }
+        fields.append((JournalField.reason, notSaved))
+        return ("not saved, the client was told StateNotSaved: " + message, fields)
     }
 }

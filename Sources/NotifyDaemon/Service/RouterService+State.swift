@@ -4,7 +4,7 @@ import Varlink
 
 extension RouterService {
     func getState(device: String) throws(VarlinkError) -> JSONObject {
-        ["state": loadState(device)?.json ?? .null]
+        ["state": try loadState(device)?.json ?? .null]
     }
 
     func setState(device: String, state json: JSON) throws(VarlinkError) -> MethodResult {
@@ -20,11 +20,30 @@ extension RouterService {
     }
 
     func forget(device: String) throws(VarlinkError) -> MethodResult {
-        let existed = loadState(device) != nil
+        let existed = try loadState(device) != nil
         cache[device] = nil
         batchDevices.append(device)
         writes.append(.forget(device: device))
         return .durable(["existed": .bool(existed)])
+    }
+
+    /// Clears the pending links that expired from the stored states, so `pending_links` (and the count in
+    /// `GetStats`) holds only live ones; the resolver already ignores expired ones. Runs between batches only
+    /// (it commits a transaction of its own). Returns how many states changed.
+    @discardableResult
+    func pruneExpiredPending() -> Int {
+        guard let store, writes.isEmpty else { return 0 }
+        do {
+            let devices = try store.pruneExpiredPending(nowMs: Sys.wallClockMilliseconds())
+            for device in devices { cache[device] = nil }
+            return devices.count
+        } catch {
+            stats.storeFailures += 1
+            journal.log(
+                .stateStoreError, priority: .error, message: "cannot prune expired pending links: \(error)",
+                fields: [(JournalField.reason, error.description)])
+            return 0
+        }
     }
 
     func getDecision(id: String) throws(VarlinkError) -> JSONObject {
@@ -33,7 +52,7 @@ extension RouterService {
             do {
                 if let decision = try store.decision(id: id) { return ["decision": decision] }
             } catch {
-                throw VarlinkError.stateNotSaved(reason: "the decision history could not be read: \(error)")
+                throw VarlinkError.stateUnreadable(reason: "the decision history could not be read: \(error)")
             }
         }
         throw VarlinkError.decisionNotFound(id: id)
@@ -45,7 +64,7 @@ extension RouterService {
             do {
                 return ["decisions": .array(try store.decisions(device: device, limit: limit))]
             } catch {
-                throw VarlinkError.stateNotSaved(reason: "the decision history could not be read: \(error)")
+                throw VarlinkError.stateUnreadable(reason: "the decision history could not be read: \(error)")
             }
         }
         var decisions: [JSON] = []

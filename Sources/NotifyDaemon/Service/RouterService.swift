@@ -35,10 +35,12 @@ final class RouterService: CallHandler {
     /// Set once the server exists.
     weak var server: Server?
 
-    var cache: [String: DeviceState] = [:]
+    var cache: [String: CachedState] = [:]
     var writes: [StoreWrite] = []
     var batchDevices: [String] = []
     var batchDecisions: [JSONText] = []
+    /// The stored decisions of this batch, journaled and counted once the batch is committed.
+    var batchJournal: [DecisionJournalDetails] = []
     var recent = RecentDecisions(capacity: 4096)
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
@@ -125,11 +127,13 @@ final class RouterService: CallHandler {
             batchDecisions.removeAll(keepingCapacity: true)
         }
         var committed = true
+        var failure: StoreError?
         if let store, !writes.isEmpty {
             do {
                 try store.commit(writes)
             } catch {
                 committed = false
+                failure = error
                 stats.storeFailures += 1
                 // The cached states of this batch were never saved: forget them so the next request reads the store.
                 for device in batchDevices { cache[device] = nil }
@@ -138,6 +142,7 @@ final class RouterService: CallHandler {
                     fields: [(JournalField.reason, error.description)])
             }
         }
+        journalBatchDecisions(failure: failure)
         if committed {
             for decision in batchDecisions { broadcast(decision) }
         }

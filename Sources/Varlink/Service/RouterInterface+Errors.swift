@@ -56,6 +56,16 @@ extension VarlinkError {
         router("NotPresented", ["coordinator": .string(coordinator)])
     }
 
+    /// `ProvidesNothing(coordinator, reason)`: FlowFinished named a coordinator that provides no condition.
+    public static func providesNothing(coordinator: String, reason: String) -> VarlinkError {
+        router("ProvidesNothing", ["coordinator": .string(coordinator), "reason": .string(reason)])
+    }
+
+    /// `StateUnreadable(reason)`: the state store could not read a device's state or the history.
+    public static func stateUnreadable(reason: String) -> VarlinkError {
+        router("StateUnreadable", ["reason": .string(reason)])
+    }
+
     /// `StateNotSaved(reason)`: the request's state change could not be committed; nothing was applied.
     public static func stateNotSaved(reason: String) -> VarlinkError {
         VarlinkError(RouterInterface.method("StateNotSaved"), parameters: ["reason": .string(reason)])

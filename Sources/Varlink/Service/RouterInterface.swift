@@ -188,9 +188,17 @@ public enum RouterInterface {
         # FlowFinished named a coordinator that is not presented on the device.
         error NotPresented (coordinator: string)
 
+        # FlowFinished named a coordinator that provides no condition: only a flow
+        # declared with provides: can finish a gate. reason says so in full.
+        error ProvidesNothing (coordinator: string, reason: string)
+
         # The state change of the request could not be saved; nothing was applied.
         # Retry; GetStats counts store failures and the journal says why.
         error StateNotSaved (reason: string)
+
+        # The state store could not read the device's state or the history (a damaged
+        # database); nothing was changed. The journal says why.
+        error StateUnreadable (reason: string)
 
         """#
 

@@ -1,0 +1,195 @@
+import Glibc
+import JSON
+import Testing
+import Varlink
+
+@testable import NotifyDaemon
+
+/// The router service driven as the server drives it: a batch of calls, one commit, then the replies.
+@Suite struct RouterServiceTests {
+    /// A service on a copy of `config/shop.yaml`, with or without a state store, journaling into a recording sink.
+    final class Fixture {
+        let directory: StoreTestDirectory
+        let sink = RecordingSink()
+        let service: RouterService
+        let connection = ClientConnection(
+            fd: -1, id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0), maxMessageBytes: 65_536, now: 0)
+
+        var configPath: String { directory.path + "/notifyd.yaml" }
+
+        init(
+            store: Bool = true, maxValueBytes: Int = StateStore.defaultMaxValueBytes,
+            prepare: (StateStore) throws -> Void = { _ in }
+        ) throws {
+            directory = try StoreTestDirectory()
+            try directory.write(Array(try Self.shopConfig().utf8), to: "notifyd.yaml")
+            var settings = Settings()
+            settings.configPath = directory.path + "/notifyd.yaml"
+            var stateStore: StateStore?
+            if store {
+                let opened = try StateStore(directory: directory.path, maxValueBytes: maxValueBytes)
+                try prepare(opened)
+                stateStore = opened
+            }
+            let loaded = try RouterService.loadConfig(path: settings.configPath).get()
+            let journal = Journal(target: .console, capacity: 1_024, sink: sink)
+            service = RouterService(settings: settings, journal: journal, store: stateStore, config: loaded)
+        }
+
+        static func shopConfig() throws -> String {
+            // <root>/Tests/NotifyDaemonTests/RouterServiceTests.swift → <root>/config/shop.yaml
+            let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(
+                separator: "/")
+            return try StoreTestFileReader.text(root + "/config/shop.yaml")
+        }
+
+        /// Handles `calls` as one batch, commits it, and returns the replies in order.
+        func batch(_ calls: [(method: String, parameters: JSONObject)]) throws -> [JSON] {
+            let outbox = Outbox()
+            for call in calls {
+                service.handle(
+                    VarlinkCall(method: "io.notifyd.Router." + call.method, parameters: call.parameters),
+                    from: connection, outbox: outbox)
+            }
+            let committed = service.commitBatch()
+            connection.settleSlots(commitSucceeded: committed)
+            let frames = connection.output.split(separator: 0, omittingEmptySubsequences: true)
+            connection.output.removeAll()
+            return try frames.map { frame in try JSON.parse(Array(frame)) }
+        }
+
+        func call(_ method: String, _ parameters: JSONObject = [:]) throws -> JSON {
+            try #require(try batch([(method, parameters)]).first)
+        }
+
+        /// The journal's entries so far.
+        func entries() -> [JournalEntry] {
+            service.journal.flush()
+            return sink.entries
+        }
+    }
+
+    private static func steps(_ reply: JSON) -> [String] {
+        guard case .array(let steps)? = reply["parameters"]?["decision"]?["steps"] else { return [] }
+        return steps.map { ($0["action"]?.stringValue ?? "") + " " + ($0["coordinator"]?.stringValue ?? "") }
+    }
+
+    @Test func aReloadBetweenTwoRequestsOfOneBatchKeepsTheStateTheFirstOneWrote() throws {
+        let f = try Fixture()
+        let replies = try f.batch([
+            ("Resolve", ["device": "race", "link": "shop://offers/A"]),
+            ("Reload", [:]),
+            ("Resolve", ["device": "race", "link": "shop://products/p-1"]),
+        ])
+        try #require(replies.count == 3)
+        #expect(replies[1]["parameters"]?["generation"] == .int(2))
+        // The second decision starts from the state of the first (acknowledged in the same batch), not cold.
+        #expect(!Self.steps(replies[2]).contains("start main"))
+        #expect(Self.steps(replies[2]).contains("selectTab main"))
+        let state = try f.call("GetState", ["device": "race"])["parameters"]?["state"]
+        #expect(state?["started"]?.arrayValue?.contains(.string("cart")) == true)
+        #expect(state?["stacks"]?["cart"]?.arrayValue?.last?["arguments"]?["id"] == .string("A"))
+    }
+
+    @Test func aCachedStateThatNoLongerFitsTheReloadedGraphStartsCold() throws {
+        let f = try Fixture(store: false)
+        _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
+        _ = try f.call("Resolve", ["device": "renamed", "link": "shop://offers/B"])
+        _ = try f.call("Resolve", ["device": "renamed", "link": "shop://products/p-1"])
+        // `kept` shows no cart.offer any more; `renamed` still has it on the cart's stack.
+        _ = try f.call("Resolve", ["device": "kept", "link": "shop://cart"])
+        let renamed = try Fixture.shopConfig().replacingOccurrences(
+            of: "offer(id: String): [/offers/{id}", with: "deal(id: String): [/offers/{id}"
+        ).replacingOccurrences(of: "cart.offer(id: \"SUMMER\")", with: "cart.deal(id: \"SUMMER\")")
+        try f.directory.write(Array(renamed.utf8), to: "notifyd.yaml")
+        #expect(try f.call("Reload")["parameters"]?["generation"] == .int(2))
+
+        #expect(try f.call("GetState", ["device": "renamed"])["parameters"]?["state"] == .null)
+        let kept = try f.call("GetState", ["device": "kept"])["parameters"]?["state"]
+        #expect(kept?["started"]?.arrayValue?.contains(.string("cart")) == true)
+        let warnings = f.entries().filter { $0.event == .stateStoreError && $0.message.contains("renamed") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("does not fit the loaded graph") == true)
+    }
+
+    @Test func aDecisionIsJournaledAndCountedOnlyOnceItsStateIsCommitted() throws {
+        let f = try Fixture(maxValueBytes: 4_096)
+        let stored = try f.call("Resolve", ["device": "fits", "link": "shop://offers/A"])
+        let storedID = try #require(stored["parameters"]?["decision"]?["id"]?.stringValue)
+        // A link this long makes a decision larger than the store accepts: the batch's commit fails.
+        let refused = try f.call(
+            "Resolve", ["device": "too-big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))])
+        #expect(refused["error"] == "io.notifyd.Router.StateNotSaved")
+
+        let stats = f.service.statsJSON()
+        #expect(stats["decisions"] == .int(1))
+        #expect(stats["storeFailures"] == .int(1))
+        let entries = f.entries()
+        let made = entries.filter { $0.event == .decisionMade }
+        #expect(made.count == 1)
+        #expect(made.first?.fields.contains { $0 == (JournalField.decisionID, storedID) } == true)
+        let notSaved = try #require(entries.first { $0.event == .decisionNotSaved })
+        #expect(notSaved.priority == .error)
+        #expect(notSaved.message.hasPrefix("not saved"))
+        #expect(notSaved.fields.contains { $0 == (JournalField.device, "too-big") })
+        #expect(notSaved.fields.contains { $0.0 == JournalField.reason && $0.1.contains("exceeded the store's bound") })
+    }
+
+    @Test func dryRunsAreJournaledAndCountedAtOnce() throws {
+        let f = try Fixture(maxValueBytes: 4_096)
+        let reply = try f.call("Resolve", ["device": "d", "link": "shop://offers/A", "dryRun": true])
+        #expect(reply["parameters"]?["decision"] != nil)
+        #expect(f.service.statsJSON()["decisions"] == .int(1))
+        #expect(f.entries().filter { $0.event == .decisionMade }.count == 1)
+    }
+
+    @Test func finishingACoordinatorThatProvidesNothingSaysWhy() throws {
+        let f = try Fixture()
+        _ = try f.call("Resolve", ["device": "d1", "link": "shop://cart"])
+        let reply = try f.call("FlowFinished", ["device": "d1", "coordinator": "cart"])
+        #expect(reply["error"] == "io.notifyd.Router.ProvidesNothing")
+        #expect(reply["parameters"]?["coordinator"] == "cart")
+        let reason = reply["parameters"]?["reason"]?.stringValue ?? ""
+        #expect(reason.contains("'cart' provides no condition"))
+        // A flow that provides a condition but is not presented is still NotPresented.
+        let notPresented = try f.call("FlowFinished", ["device": "d1", "coordinator": "login"])
+        #expect(notPresented["error"] == "io.notifyd.Router.NotPresented")
+    }
+
+    @Test func aStateTheStoreCannotReadIsAnErrorNotAnUnknownDevice() throws {
+        let f = try Fixture { store in
+            try store.commit([
+                .stateText(
+                    device: "damaged", text: JSONText(bytes: Array("{\"path\": [".utf8)), pendingExpiresMs: nil,
+                    updatedMs: 1)
+            ])
+        }
+        for (method, parameters) in [
+            ("GetState", ["device": "damaged"]), ("Resolve", ["device": "damaged", "link": "shop://offers/A"]),
+            ("FlowFinished", ["device": "damaged", "coordinator": "login"]), ("ForgetDevice", ["device": "damaged"]),
+        ] as [(String, JSONObject)] {
+            let reply = try f.call(method, parameters)
+            #expect(reply["error"] == "io.notifyd.Router.StateUnreadable", "\(method)")
+            #expect(reply["parameters"]?["reason"]?.stringValue?.contains("damaged") == true, "\(method)")
+        }
+        #expect(try f.call("GetState", ["device": "never-seen"])["parameters"]?["state"] == .null)
+        #expect(f.service.statsJSON()["storeFailures"] == .int(4))
+    }
+
+    @Test func expiredPendingLinksArePrunedFromTheStore() throws {
+        let f = try Fixture { store in
+            let pending: JSON = [
+                "page": ["id": "account.order", "arguments": ["id": 42], "description": "account.order(id: 42)"],
+                "gate": "login", "condition": "session", "expiresAt": "2001-01-01T00:00:00Z",
+            ]
+            let state: JSON = ["path": ["app"], "started": ["app"], "pending": pending]
+            try store.commit([.state(device: "expired", state: state, updatedMs: 1)])
+        }
+        #expect(f.service.statsJSON()["store"]?["pendingLinks"] == .int(1))
+        #expect(f.service.pruneExpiredPending() == 1)
+        #expect(f.service.statsJSON()["store"]?["pendingLinks"] == .int(0))
+        let state = try f.call("GetState", ["device": "expired"])["parameters"]?["state"]
+        #expect(state?["pending"] == .null)
+        #expect(state?["path"] == ["app"])
+    }
+}
