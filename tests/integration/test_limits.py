@@ -3,11 +3,10 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import threading
 
 import pytest
-
-import subprocess
 
 from conftest import NOTIFYD, SHOP, Raw, call
 
@@ -115,6 +114,48 @@ def test_oneway_calls_get_no_reply(daemon):
         reply = raw.recv()
     # The first reply on the wire is GetState's: the oneway call was done but not answered.
     assert reply["parameters"]["state"]["stacks"]["cart"][-1]["arguments"] == {"id": "ONEWAY"}
+
+
+def test_a_oneway_monitor_is_not_registered_and_gets_no_reply(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(call(f"{ROUTER}.Monitor", oneway=True, more=True))
+        # A decision made on another connection after the Monitor was read: a registered monitor would
+        # have it queued before the GetStats reply below.
+        stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
+        assert stats["monitors"] == 0
+        daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/M", "dryRun": True})
+        raw.send(call(f"{ROUTER}.GetStats"))
+        reply = raw.recv()
+    assert "continues" not in reply
+    assert reply["parameters"]["stats"]["monitors"] == 0
+
+
+@pytest.mark.parametrize("second", [f"{ROUTER}.GetStats", f"{ROUTER}.Monitor"])
+def test_a_call_behind_an_open_monitor_closes_the_connection(daemon, second):
+    with Raw(daemon.socket) as monitor:
+        flags = {"more": True} if second.endswith("Monitor") else {}
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        # A decision made while the stream is open arrives on it, marked as continuing.
+        for _ in range(500):
+            if daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 1:
+                break
+        daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/M1", "dryRun": True})
+        streamed = monitor.recv()
+        assert streamed["continues"] is True
+        assert streamed["parameters"]["decision"]["page"]["arguments"] == {"id": "M1"}
+        # The second call could only be answered after the stream, which never ends: the connection is
+        # closed instead, with nothing that a client could take for the stream's last reply.
+        monitor.send(call(second, **flags))
+        rest = []
+        while True:
+            reply = monitor.recv()
+            if reply is None:
+                break
+            rest.append(reply)
+        assert all(r.get("continues") is True for r in rest), rest
+    assert daemon.logged("a monitoring connection accepts no further calls")
+    assert daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 0
+    assert daemon.alive_and_answering()
 
 
 def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):

@@ -203,6 +203,15 @@ final class Server {
                 violation(error, connection)
                 return
             }
+            guard !connection.monitorMore else {
+                // Its reply could only come after the Monitor stream, which ends only with the connection.
+                violation(
+                    VarlinkProtocolError(
+                        .callDuringStream,
+                        "\(call.method) arrived on a connection whose Monitor call is still streaming; a monitoring "
+                            + "connection accepts no further calls: make them on another connection"), connection)
+                return
+            }
             handler.handle(call, from: connection, outbox: outbox)
         }
     }

@@ -183,6 +183,8 @@ final class RouterService: CallHandler {
             return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
         case "Monitor":
             guard call.more else { throw VarlinkError.expectedMore }
+            // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.
+            guard !call.oneway else { return .streaming }
             monitors[connection.id] = connection
             connection.monitorMore = true
             return .streaming

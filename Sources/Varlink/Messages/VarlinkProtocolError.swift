@@ -25,6 +25,9 @@ public struct VarlinkProtocolError: Error, Sendable, Hashable, CustomStringConve
         case invalidFlag
         /// A reply's `error` is present but not a string.
         case invalidErrorName
+        /// A call arrived on a connection whose earlier `more` call is still streaming: its reply
+        /// could only follow the end of that stream, which ends with the connection.
+        case callDuringStream
     }
 
     /// The kind of violation.
