@@ -44,19 +44,39 @@ def test_a_frame_without_nul_then_close_is_dropped(daemon):
     assert daemon.alive_and_answering()
 
 
-def test_a_1_mib_frame_gets_payload_too_large_and_a_close(daemon):
+def oversized(size):
+    """A Resolve call of exactly `size` bytes before its NUL."""
+    head, tail = b'{"method": "io.notifyd.Router.Resolve", "parameters": {"link": "', b'"}}'
+    return head + b"a" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("size", [65536 + 1, 1 << 20])
+def test_an_oversized_message_gets_payload_too_large_with_its_size_then_a_close(daemon, size):
     with Raw(daemon.socket) as raw:
-        try:
-            raw.send(b'{"method": "io.notifyd.Router.Resolve", "parameters": {"link": "' + b"a" * (1 << 20) + b'"}}\x00')
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the daemon may close before the whole frame is sent
-        try:
-            reply = raw.recv()
-        except ConnectionResetError:
-            reply = None
-        if reply is not None:
-            assert reply["error"] == f"{ROUTER}.PayloadTooLarge"
-            assert reply["parameters"]["max"] == 65536
+        # The daemon reads the whole message (dropping it) to its NUL, so the send completes and the reply
+        # reports the message's real size; then the connection ends cleanly.
+        raw.send(oversized(size) + b"\0")
+        reply = raw.recv()
+        assert reply == {"error": f"{ROUTER}.PayloadTooLarge", "parameters": {"size": size, "max": 65536}}
+        assert raw.recv() is None
+    assert daemon.alive_and_answering()
+
+
+def test_a_message_at_the_limit_is_accepted(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(oversized(65536) + b"\0")
+        reply = raw.recv()
+    # Served (the link is no route), not refused for its size.
+    assert reply["error"] == f"{ROUTER}.NoRoute"
+
+
+def test_an_oversized_message_cut_off_by_the_client_reports_the_bytes_sent(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(oversized(200000))  # no NUL: the message never ends
+        raw.sock.shutdown(socket.SHUT_WR)
+        reply = raw.recv()
+        assert reply == {"error": f"{ROUTER}.PayloadTooLarge", "parameters": {"size": 200000, "max": 65536}}
+        assert raw.recv() is None
     assert daemon.alive_and_answering()
 
 

@@ -162,10 +162,18 @@ final class Server {
             if n == 0 {
                 connection.inputClosed = true
                 connection.closeAfterFlush = true
+                if let seen = connection.oversizeBytes {
+                    connection.oversizeBytes = nil
+                    violation(.messageTooLarge(size: seen, max: settings.maxMessageBytes, complete: false), connection)
+                }
                 break
             }
-            readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            processFrames(connection)
+            if connection.oversizeBytes != nil {
+                readBuffer.withUnsafeBytes { skipOversize(connection, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            } else {
+                readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                processFrames(connection)
+            }
             if n < readBuffer.count { break }
         }
         if connection.closeAfterFlush {
@@ -192,7 +200,14 @@ final class Server {
             do {
                 frame = try connection.decoder.nextFrame()
             } catch {
-                violation(error, connection)
+                if let seen = connection.decoder.cutOffMessageBytes {
+                    // Over the limit before its NUL: read on to the NUL, dropping the bytes, so that
+                    // PayloadTooLarge reports the message's real size.
+                    connection.oversizeBytes = seen
+                    connection.decoder = FrameDecoder(maxMessageSize: settings.maxMessageBytes)
+                } else {
+                    violation(error, connection)
+                }
                 return
             }
             guard let frame else { return }
@@ -214,6 +229,18 @@ final class Server {
             }
             handler.handle(call, from: connection, outbox: outbox)
         }
+    }
+
+    /// Drops the bytes of an over-long message up to its NUL, then reports its size and closes the connection.
+    private func skipOversize(_ connection: ClientConnection, _ bytes: UnsafeRawBufferPointer) {
+        guard let seen = connection.oversizeBytes, let base = bytes.baseAddress else { return }
+        guard let nul = memchr(base, 0, bytes.count) else {
+            connection.oversizeBytes = seen + bytes.count
+            return
+        }
+        connection.oversizeBytes = nil
+        let size = seen + base.distance(to: UnsafeRawPointer(nul))
+        violation(.messageTooLarge(size: size, max: settings.maxMessageBytes, complete: true), connection)
     }
 
     /// Queues `connection` to continue with its buffered frames after every other ready connection had its turn.

@@ -108,9 +108,9 @@ final class RouterService: CallHandler {
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {
         stats.protocolViolations += 1
         if error.code == .messageTooLarge, let outbox = server?.sharedOutbox {
-            outbox.send(
-                VarlinkError.payloadTooLarge(size: connection.decoder.bufferedByteCount, max: settings.maxMessageBytes)
-                    .reply, to: connection)
+            // The message's size: the server reads an over-long message to its NUL before reporting it.
+            let size = error.size ?? settings.maxMessageBytes + 1
+            outbox.send(VarlinkError.payloadTooLarge(size: size, max: settings.maxMessageBytes).reply, to: connection)
         }
         journal.log(
             .payloadRejected, priority: .warning,
