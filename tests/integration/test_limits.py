@@ -11,6 +11,7 @@ import pytest
 from conftest import NOTIFYD, SHOP, Raw, call
 
 ROUTER = "io.notifyd.Router"
+NOBODY = 65534  # a uid without privilege
 
 
 def resolve(link, **extra):
@@ -287,6 +288,25 @@ def test_a_live_socket_is_not_stolen_and_a_stale_one_is_replaced(make_daemon, da
     s.close()
     stale.start()
     assert stale.alive_and_answering()
+
+
+def test_a_socket_that_cannot_be_probed_is_not_replaced(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to start a second daemon as another uid (65534)")
+    # A live daemon's socket (0600) in a directory anyone may write: another uid cannot connect (EACCES),
+    # which must not be taken for a stale socket.
+    d = make_daemon("--socket-mode", "0600")
+    os.chmod(d.workdir, 0o777)
+    d.start()
+    thief = subprocess.run(
+        ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", NOTIFYD, "--config", d.config,
+         "--socket", d.socket, "--log-target", "console"],
+        capture_output=True, text=True, timeout=30)
+    assert thief.returncode == 1, thief.stderr
+    assert f"cannot tell whether another process is serving on '{d.socket}'" in thief.stderr
+    assert "Permission denied" in thief.stderr
+    assert os.stat(d.socket).st_uid == 0
+    assert d.alive_and_answering()
 
 
 def test_sigterm_finishes_in_flight_replies_and_exits_zero(daemon):
