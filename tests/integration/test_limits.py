@@ -310,16 +310,43 @@ def test_a_socket_that_cannot_be_probed_is_not_replaced(make_daemon):
 
 
 def test_sigterm_finishes_in_flight_replies_and_exits_zero(daemon):
-    with Raw(daemon.socket) as raw:
-        raw.send(b"".join(resolve(f"shop://offers/T{i}") for i in range(500)))
+    # More replies than the daemon queues for one connection (1 MiB): when the signal comes, part of the
+    # requests still waits, read or in the socket, behind a paused reader. All of them are answered.
+    count = 3000
+    with Raw(daemon.socket, timeout=60) as raw:
+        sent = threading.Event()
+        sender = threading.Thread(
+            target=lambda: (raw.send(b"".join(resolve(f"shop://offers/T{i}") for i in range(count))), sent.set()),
+            daemon=True)
+        sender.start()
         first = raw.recv()
         assert first is not None
+        while not sent.wait(0.01):  # keep reading, or the daemon stops reading the sender
+            raw.buffer += raw.sock.recv(65536)
         daemon.process.send_signal(signal.SIGTERM)
         rest = []
         while True:
-            reply = raw.recv()
+            reply = raw.recv()  # a reset instead of the end of the stream raises here
             if reply is None:
                 break
             rest.append(reply)
-    assert len(rest) == 499
+    ids = [r["parameters"]["decision"]["page"]["arguments"]["id"] for r in [first] + rest]
+    assert ids == [f"T{i}" for i in range(count)]
     assert daemon.process.wait(20) == 0
+    assert not os.path.exists(daemon.socket)
+
+
+def test_sigterm_closes_idle_connections_and_monitors_at_once(daemon):
+    with Raw(daemon.socket) as idle, Raw(daemon.socket) as monitor:
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        idle.send(call(f"{ROUTER}.GetStats"))
+        assert idle.recv() is not None
+        for _ in range(500):
+            if daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 1:
+                break
+        daemon.process.send_signal(signal.SIGTERM)
+        # Nothing is in flight on either: both end at once, without waiting for the grace period to run out.
+        assert idle.recv() is None
+        assert monitor.recv() is None
+    assert daemon.process.wait(20) == 0
+    assert "connections that still had requests" not in daemon.log()

@@ -112,6 +112,12 @@ enum Sys {
         }
     }
 
+    /// True when bytes wait to be read on `fd` (a non-blocking peek; nothing is consumed).
+    static func hasInput(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+    }
+
     /// The number of open file descriptors of this process (for stats).
     static func openFileDescriptorCount() -> Int {
         guard let dir = opendir("/proc/self/fd") else { return -1 }

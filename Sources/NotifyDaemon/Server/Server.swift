@@ -33,6 +33,8 @@ final class Server {
     private var backlogTurnScheduled = false
     /// The listening socket reported a waiting client during this batch.
     private var acceptReady = false
+    /// Set by ``beginStop(drained:)``: called once the last connection is closed.
+    private var onDrained: (() -> Void)?
 
     /// Frames one connection may have handled per turn of the loop before the others get theirs: a client
     /// pipelining thousands of requests shares the loop with a client sending one.
@@ -60,6 +62,7 @@ final class Server {
         try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptReady = true }
         loop.afterEachBatch { [unowned self] in
             endBatch()
+            if onDrained != nil { closeFinishedConnections() }
             // Accepting after the batch's closes: a client that hung up and reconnects at once is not refused
             // at a connection cap for the connection it just closed.
             if acceptReady {
@@ -366,22 +369,38 @@ final class Server {
         listenFD = -1
     }
 
-    /// Writes what is queued (waiting at most `timeoutMilliseconds` in all), then closes every connection.
-    func finish(timeoutMilliseconds: Int) {
-        // Calls already read are answered: the backlog is worked off (nothing more is read).
-        while !backlog.isEmpty {
-            runBacklog()
-            endBatch()
-        }
-        endBatch()
-        let deadline = Sys.monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
-        var waiting = connections.values.filter { $0.pendingOutputBytes > 0 }
-        while !waiting.isEmpty, Sys.monotonicNanoseconds() < deadline {
-            var fds = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
-            for c in waiting { _ = c.flush() }
-            waiting = waiting.filter { $0.pendingOutputBytes > 0 && !$0.closed }
-        }
-        for connection in Array(connections.values) { close(connection) }
+    /// Begins a graceful stop: stops accepting, and closes each connection once it has nothing left to do.
+    ///
+    /// Connections are still read and answered as usual, so every request a client sent before the stop is
+    /// answered (also those the kernel still holds behind a paused reader), in order, as the client reads its
+    /// replies. A connection is closed once nothing of it is buffered, queued or waiting in the kernel: the
+    /// client reads its last reply, then end of stream. `drained` runs when no connection is left; the caller
+    /// bounds the wait and then calls ``closeAll()``.
+    func beginStop(drained: @escaping () -> Void) {
+        stopAccepting()
+        onDrained = drained
+        closeFinishedConnections()
+    }
+
+    private func closeFinishedConnections() {
+        for connection in Array(connections.values) where isFinished(connection) { close(connection) }
+        guard connections.isEmpty, let drained = onDrained else { return }
+        onDrained = nil
+        drained()
+    }
+
+    /// Nothing to answer or write: no frame buffered or unread, no reply queued.
+    private func isFinished(_ connection: ClientConnection) -> Bool {
+        !connection.backlogged && connection.slots.isEmpty && connection.pendingOutputBytes == 0
+            && connection.decoder.bufferedByteCount == 0 && connection.oversizeBytes == nil
+            && !Sys.hasInput(connection.fd)
+    }
+
+    /// Closes every connection left; returns how many there were.
+    @discardableResult
+    func closeAll() -> Int {
+        let left = Array(connections.values)
+        for connection in left { close(connection) }
+        return left.count
     }
 }
