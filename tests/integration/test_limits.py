@@ -209,20 +209,7 @@ def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):
 
 def test_connection_caps_per_uid(make_daemon):
     d = make_daemon("--max-connections-per-uid", "4").start()
-    held = []
-    # Earlier connections (the start-up probe) may not have been reaped yet: retry until four are in.
-    for _ in range(100):
-        held = [Raw(d.socket) for _ in range(4)]
-        try:
-            for r in held:
-                r.send(resolve("shop://offers/A"))
-                assert r.recv() is not None
-            break
-        except (BrokenPipeError, ConnectionResetError, AssertionError):
-            for r in held:
-                r.sock.close()
-            held = []
-    assert len(held) == 4
+    held = hold_connections(d.socket, 4)
     try:
         with Raw(d.socket) as extra:
             assert extra.closed_by_peer()
@@ -232,6 +219,71 @@ def test_connection_caps_per_uid(make_daemon):
     assert d.alive_and_answering()
 
 
+def hold_connections(path, count):
+    """`count` connections that each had a reply (so the daemon admitted them); retries while earlier
+    connections (the start-up probe) are not yet reaped."""
+    for _ in range(100):
+        held = [Raw(path) for _ in range(count)]
+        try:
+            for r in held:
+                r.send(resolve("shop://offers/A"))
+                assert r.recv() is not None
+            return held
+        except (BrokenPipeError, ConnectionResetError, AssertionError):
+            for r in held:
+                r.sock.close()
+    raise AssertionError(f"could not hold {count} connections")
+
+
+def test_connection_cap_in_total_counts_every_uid(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to connect as a second uid (65534)")
+    d = make_daemon("--max-connections", "3", "--max-connections-per-uid", "2").start()
+    os.chown(d.socket, 0, NOBODY)
+    held = hold_connections(d.socket, 2)  # root, at its per-uid cap
+    try:
+        # nobody is under its per-uid cap with one connection, but that one makes 3 in all: a second is refused.
+        assert as_nobody(lambda: nobody_connects_twice(d.socket)) == {"first": "ok", "second": "closed"}
+    finally:
+        for r in held:
+            r.sock.close()
+    assert d.alive_and_answering()
+    assert d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["connections"]["refused"] >= 1
+
+
+def nobody_connects_twice(path):
+    results = {}
+    first = Raw(path)
+    first.send(resolve("shop://offers/A"))
+    results["first"] = "ok" if first.recv() is not None else "closed"
+    with Raw(path) as second:
+        try:
+            second.send(resolve("shop://offers/A"))
+            results["second"] = "ok" if second.recv() is not None else "closed"
+        except (BrokenPipeError, ConnectionResetError):
+            results["second"] = "closed"
+    first.sock.close()
+    return results
+
+
+def test_the_rate_limit_answers_rate_limited(make_daemon):
+    d = make_daemon("--rate-limit", "1").start()
+    with Raw(d.socket) as raw:
+        # One request a second, bursts of one: of ten sent at once, the first is served and the next ones
+        # (unless a second passed meanwhile) are refused with the wait.
+        raw.send(b"".join(resolve(f"shop://offers/R{i}") for i in range(10)))
+        replies = [raw.recv() for _ in range(10)]
+        assert replies[0]["parameters"]["decision"]["page"]["arguments"] == {"id": "R0"}
+        limited = [r for r in replies if "error" in r]
+        assert limited
+        for r in limited:
+            assert r["error"] == f"{ROUTER}.RateLimited"
+            assert 1 <= r["parameters"]["retryAfterMs"] <= 1000
+        # Only Route and Resolve are limited.
+        raw.send(call(f"{ROUTER}.GetStats"))
+        assert "error" not in raw.recv()
+
+
 def test_idle_connections_are_closed(make_daemon):
     d = make_daemon("--idle-timeout", "1").start()
     with Raw(d.socket, timeout=10) as raw:
@@ -239,34 +291,63 @@ def test_idle_connections_are_closed(make_daemon):
     assert d.alive_and_answering()
 
 
-def test_mutating_methods_need_privilege(make_daemon):
-    d = make_daemon("--socket-mode", "0666").start()
-    nobody = 65534
+def as_nobody(work):
+    """Runs `work()` in a child process as uid/gid 65534 and returns its JSON-able result."""
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child drops to nobody and reports what it got
+    if pid == 0:
         try:
-            os.setgid(nobody)
-            os.setuid(nobody)
-            results = {}
-            for method, parameters in [
-                ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
-                ("ForgetDevice", {"device": "x"}),
-                ("Reload", {}),
-            ]:
-                reply = d.call(f"{ROUTER}.{method}", parameters)
-                results[method] = reply.get("error", "ok")
-            os.write(write, json.dumps(results).encode())
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            os.write(write, json.dumps(work()).encode())
+        except BaseException as error:  # reported to the parent, which fails with it
+            os.write(write, json.dumps({"child failed": repr(error)}).encode())
         finally:
             os._exit(0)
     os.close(write)
-    results = json.loads(os.read(read, 65536))
+    data = b""
+    while chunk := os.read(read, 65536):
+        data += chunk
+    os.close(read)
     os.waitpid(pid, 0)
-    assert results == {
+    return json.loads(data)
+
+
+def test_mutating_methods_need_privilege(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to connect as another uid (65534)")
+    # The default socket mode (0660), with the socket's group the client's, as the socket unit sets it up.
+    d = make_daemon().start()
+    os.chown(d.socket, 0, NOBODY)
+    d.call(f"{ROUTER}.Resolve", {"link": "shop://offers/A", "device": "x"})
+    state = d.call(f"{ROUTER}.GetState", {"device": "x"})["parameters"]["state"]
+
+    def calls():
+        results = {}
+        for method, parameters in [
+            ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
+            ("GetState", {"device": "x"}),
+            ("SetState", {"device": "y", "state": state}),
+            ("ForgetDevice", {"device": "x"}),
+            ("Reload", {}),
+        ]:
+            reply = d.call(f"{ROUTER}.{method}", parameters)
+            results[method] = reply.get("error", "ok")
+        return results
+
+    assert as_nobody(calls) == {
         "Resolve": "ok",
+        "GetState": "ok",
+        "SetState": "org.varlink.service.PermissionDenied",
         "ForgetDevice": "org.varlink.service.PermissionDenied",
         "Reload": "org.varlink.service.PermissionDenied",
     }
+    # Nothing was changed, and the daemon goes on serving.
+    assert d.call(f"{ROUTER}.GetState", {"device": "y"})["parameters"].get("state") is None
+    assert d.call(f"{ROUTER}.GetState", {"device": "x"})["parameters"]["state"] == state
+    assert d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["configGeneration"] == 1
+    assert d.alive_and_answering()
 
 
 def test_socket_file_is_not_world_writable(daemon):
