@@ -111,11 +111,11 @@ check "service waits for its first client" test "$(prop ActiveState)" = inactive
 
 reply=$(ctl --json --device e2e-1 send "$stage/apns-offer.json")
 check "first connection starts the service and gets a decision" \
-    python3 -c "import json,sys; d=json.loads(sys.argv[1])['decision']; sys.exit(d['page']['id'] != 'cart.offer')" "$reply"
+    python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d['page']['id'] != 'cart.offer')" "$reply"
 check "service is active (running) through READY=1" test "$(prop ActiveState)/$(prop SubState)" = active/running
 status_text=$(prop StatusText)
 check "STATUS= is kept current" test "${status_text#serving}" != "$status_text"
-decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['decision']['id'])" "$reply" 2>/dev/null)
+decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['id'])" "$reply" 2>/dev/null)
 decision_made=$(ns "$stage/bin/notifyd" --print-message-id decisionMade 2>/dev/null || true)
 check "the decision is in the journal with its fields" journal_has "$decision_made" \
     "e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == 'e2e-1' and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer') and e.get('NOTIFYD_PATH') == 'app/main/cart' and e.get('NOTIFYD_SOURCE') == 'apns:deeplink' and 'CODE_FILE' in e and 'CODE_LINE' in e"
