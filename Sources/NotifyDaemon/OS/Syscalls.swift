@@ -176,12 +176,12 @@ public struct PeerCredentials: Sendable, Hashable {
 }
 
 /// epoll event bits, so only this file needs the C declarations.
-enum Poll {
-    static let input = UInt32(EPOLLIN.rawValue)
-    static let output = UInt32(EPOLLOUT.rawValue)
-    static let peerClosed = UInt32(EPOLLRDHUP.rawValue)
-    static let hangUp = UInt32(EPOLLHUP.rawValue)
-    static let error = UInt32(EPOLLERR.rawValue)
+package enum Poll {
+    package static let input = UInt32(EPOLLIN.rawValue)
+    package static let output = UInt32(EPOLLOUT.rawValue)
+    package static let peerClosed = UInt32(EPOLLRDHUP.rawValue)
+    package static let hangUp = UInt32(EPOLLHUP.rawValue)
+    package static let error = UInt32(EPOLLERR.rawValue)
 }
 
 extension Sys {
