@@ -25,6 +25,9 @@ let benchmarks: [Benchmark] = [
         name: "store", summary: "durable decisions per second through group commit",
         run: { runStoreBenchmark(arguments: $0) }),
     Benchmark(name: "daemon", summary: "drive a running notifyd over its socket", run: runDaemonBenchmark),
+    Benchmark(
+        name: "eventloop", summary: "echo over socket pairs: notifyd's epoll loop beside Dispatch sources",
+        run: runEventLoopBenchmark),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

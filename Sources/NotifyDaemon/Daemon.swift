@@ -172,12 +172,17 @@ public enum NotifyDaemon {
                     case SIGHUP:
                         _ = try? service?.reload()
                     default:
-                        guard !stopping else { continue }
+                        guard !stopping else {
+                            // A second signal does not wait for the clients.
+                            loop.stop()
+                            continue
+                        }
                         stopping = true
                         _ = Systemd.notify("STOPPING=1")
                         journal.log(.stopping, priority: .info, message: "stopping on signal \(signal)", fields: [])
-                        server?.stopAccepting()
-                        loop.stop()
+                        // Requests already sent are answered while their clients read; the wait is bounded.
+                        loop.schedule(after: stopGraceNanoseconds) { loop.stop() }
+                        server?.beginStop { loop.stop() }
                     }
                 }
             }
@@ -214,7 +219,13 @@ public enum NotifyDaemon {
         } catch {
             throw StartupError(message: "event loop failed: \(error)")
         }
-        server.finish(timeoutMilliseconds: 2000)
+        let cut = server.closeAll()
+        if cut > 0 {
+            journal.log(
+                .stopping, priority: .warning,
+                message: "closed \(cut) connections that still had requests or replies in flight when stopping",
+                fields: [])
+        }
     }
 
     /// Asks systemd for more time before opening a large database: opening reads every page once
@@ -227,6 +238,10 @@ public enum NotifyDaemon {
         let microseconds = 10_000_000 + UInt64(info.st_size) / (10 << 20) * 1_000_000
         _ = Systemd.notify("EXTEND_TIMEOUT_USEC=\(microseconds)")
     }
+
+    /// How long a stop waits for clients to read the replies to the requests they had sent (systemd's
+    /// `TimeoutStopSec=` is longer).
+    static let stopGraceNanoseconds: UInt64 = 5_000_000_000
 
     /// The socket passed by systemd (named `varlink`, or the only one), else one bound at `--socket`.
     static func listeningSocket(_ settings: Settings) throws(StartupError) -> (fd: Int32, activated: Bool) {

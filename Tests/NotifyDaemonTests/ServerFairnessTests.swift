@@ -67,7 +67,7 @@ private final class RecordingHandler: CallHandler {
             close(b)
         }
         try loop.run()
-        server.finish(timeoutMilliseconds: 0)
+        server.closeAll()
         server.stopAccepting()
 
         #expect(handler.order.count == 2 * perClient)

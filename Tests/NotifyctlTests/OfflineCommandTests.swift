@@ -78,13 +78,13 @@ import Testing
         Fixtures.expectGolden(run.output, "offline-resolve-gated.txt")
     }
 
-    @Test func offlineJSONIsADecisionReplyTheGraphAccepts() throws {
+    @Test func offlineJSONIsTheDecisionObjectTheGraphAccepts() throws {
         let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "shop://cart/checkout", "--json"])
         #expect(run.status == .success)
-        let reply = try JSON.parse(run.output)
+        let printed = try JSON.parse(run.output)
         let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml")
             .get()
-        let decision = try Decision(json: try #require(reply["decision"]), graph: loaded.graph)
+        let decision = try Decision(json: printed, graph: loaded.graph)
         #expect(decision.page.id.description == "cart.checkout")
         #expect(decision.outcome == .gated)
         #expect(decision.device == nil)

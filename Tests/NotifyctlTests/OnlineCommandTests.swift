@@ -58,13 +58,26 @@ import Varlink
         #expect(router.calls[2].parameters["explain"] == true)
     }
 
-    @Test func jsonPrintsTheReplyPretty() throws {
+    @Test func jsonPrintsTheDecisionObjectPretty() throws {
         let router = FakeRouter()
         router.replies["GetDecision"] = .success(Self.decisionReply)
         let run = Fixtures.run(["decision", "5f0c", "--json"], router: router)
         #expect(run.status == .success)
-        #expect(run.output == JSON.object(Self.decisionReply).prettyPrinted() + "\n")
+        let decision = try #require(Self.decisionReply["decision"])
+        #expect(run.output == decision.prettyPrinted() + "\n")
         #expect(router.calls.first?.parameters == ["id": "5f0c"])
+    }
+
+    @Test(arguments: [["send", "p.json"], ["resolve", "shop://offers/SUMMER"], ["explain", "shop://offers/SUMMER"]])
+    func routingWithJSONPrintsTheDecisionObjectItself(arguments: [String]) throws {
+        let router = FakeRouter()
+        router.replies["Route"] = .success(Self.decisionReply)
+        router.replies["Resolve"] = .success(Self.decisionReply)
+        let run = Fixtures.run(arguments + ["--json"], files: ["p.json": Self.payload], router: router)
+        #expect(run.status == .success)
+        let printed = try JSON.parse(run.output)
+        #expect(printed == Self.decisionReply["decision"])
+        #expect(printed["outcome"] == "routed")
     }
 
     @Test func errorReplyPrintsItsNameAndParameters() {
@@ -129,7 +142,7 @@ import Varlink
 
         let lines = Fixtures.run(["monitor", "--json"], router: router).output.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(try JSON.parse(String(lines[0])) == .object(Self.decisionReply))
+        #expect(try JSON.parse(String(lines[0])) == Self.decisionReply["decision"])
     }
 
     @Test func historyPrintsATableOrSaysThereIsNone() throws {
@@ -183,6 +196,18 @@ import Varlink
         #expect(
             Fixtures.run(["finish", "tv-1", "login"], router: router).output.hasPrefix(
                 "no pending page resumed: it expired\n"))
+    }
+
+    @Test func finishWithJSONPrintsTheResumedDecisionOrNull() throws {
+        let router = FakeRouter()
+        let resumed = try JSON.parse(DecisionPrinterTests.resumed)
+        router.replies["FlowFinished"] = .success(["resumed": resumed, "state": Self.state, "dropped": nil])
+        #expect(try JSON.parse(Fixtures.run(["finish", "tv-1", "login", "--json"], router: router).output) == resumed)
+
+        router.replies["FlowFinished"] = .success(["resumed": nil, "state": Self.state, "dropped": "it expired"])
+        let run = Fixtures.run(["finish", "tv-1", "login", "--json"], router: router)
+        #expect(run.status == .success)
+        #expect(run.output == "null\n")
     }
 
     @Test func statsInfoAndReloadPrintTheirReplies() {

@@ -131,7 +131,7 @@ check "service waits for its first client" test "$(prop ActiveState)" = inactive
 
 reply=$(ctl --json --device "$device" send "$stage/apns-offer.json")
 check "first connection starts the service and gets a decision" \
-    python3 -c "import json,sys; d=json.loads(sys.argv[1])['decision']; sys.exit(d['page']['id'] != 'cart.offer')" "$reply"
+    python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d['page']['id'] != 'cart.offer')" "$reply"
 check "service is active (running) through READY=1" test "$(prop ActiveState)/$(prop SubState)" = active/running
 check "STATUS= is kept current" status_has "serving generation 1"
 first_run=$(prop InvocationID)
@@ -142,7 +142,7 @@ store_decisions() {
     ctl --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['store']['decisions'])"
 }
 check "the state store starts empty: it holds this run's decision only" test "$(store_decisions)" = 1
-decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['decision']['id'])" "$reply" 2>/dev/null)
+decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['id'])" "$reply" 2>/dev/null)
 fields="e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == '$device'"
 fields+=" and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer')"
 fields+=" and e.get('NOTIFYD_PATH') == 'app/main/cart' and e.get('NOTIFYD_SOURCE') == 'apns:deeplink'"

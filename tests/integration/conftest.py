@@ -65,6 +65,15 @@ class Daemon:
     def log(self):
         return open(self.log_path).read()
 
+    def logged(self, text, timeout=20.0):
+        """True once `text` is in the log (the journal writer runs on its own thread, a little later)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.log():
+            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
+                return text in self.log()
+            time.sleep(0.01)
+        return True
+
     def stop(self, sig=signal.SIGTERM, timeout=20):
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)

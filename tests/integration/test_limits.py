@@ -3,15 +3,15 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import threading
 
 import pytest
 
-import subprocess
-
 from conftest import NOTIFYD, SHOP, Raw, call
 
 ROUTER = "io.notifyd.Router"
+NOBODY = 65534  # a uid without privilege
 
 
 def resolve(link, **extra):
@@ -45,19 +45,39 @@ def test_a_frame_without_nul_then_close_is_dropped(daemon):
     assert daemon.alive_and_answering()
 
 
-def test_a_1_mib_frame_gets_payload_too_large_and_a_close(daemon):
+def oversized(size):
+    """A Resolve call of exactly `size` bytes before its NUL."""
+    head, tail = b'{"method": "io.notifyd.Router.Resolve", "parameters": {"link": "', b'"}}'
+    return head + b"a" * (size - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("size", [65536 + 1, 1 << 20])
+def test_an_oversized_message_gets_payload_too_large_with_its_size_then_a_close(daemon, size):
     with Raw(daemon.socket) as raw:
-        try:
-            raw.send(b'{"method": "io.notifyd.Router.Resolve", "parameters": {"link": "' + b"a" * (1 << 20) + b'"}}\x00')
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the daemon may close before the whole frame is sent
-        try:
-            reply = raw.recv()
-        except ConnectionResetError:
-            reply = None
-        if reply is not None:
-            assert reply["error"] == f"{ROUTER}.PayloadTooLarge"
-            assert reply["parameters"]["max"] == 65536
+        # The daemon reads the whole message (dropping it) to its NUL, so the send completes and the reply
+        # reports the message's real size; then the connection ends cleanly.
+        raw.send(oversized(size) + b"\0")
+        reply = raw.recv()
+        assert reply == {"error": f"{ROUTER}.PayloadTooLarge", "parameters": {"size": size, "max": 65536}}
+        assert raw.recv() is None
+    assert daemon.alive_and_answering()
+
+
+def test_a_message_at_the_limit_is_accepted(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(oversized(65536) + b"\0")
+        reply = raw.recv()
+    # Served (the link is no route), not refused for its size.
+    assert reply["error"] == f"{ROUTER}.NoRoute"
+
+
+def test_an_oversized_message_cut_off_by_the_client_reports_the_bytes_sent(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(oversized(200000))  # no NUL: the message never ends
+        raw.sock.shutdown(socket.SHUT_WR)
+        reply = raw.recv()
+        assert reply == {"error": f"{ROUTER}.PayloadTooLarge", "parameters": {"size": 200000, "max": 65536}}
+        assert raw.recv() is None
     assert daemon.alive_and_answering()
 
 
@@ -117,6 +137,48 @@ def test_oneway_calls_get_no_reply(daemon):
     assert reply["parameters"]["state"]["stacks"]["cart"][-1]["arguments"] == {"id": "ONEWAY"}
 
 
+def test_a_oneway_monitor_is_not_registered_and_gets_no_reply(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(call(f"{ROUTER}.Monitor", oneway=True, more=True))
+        # A decision made on another connection after the Monitor was read: a registered monitor would
+        # have it queued before the GetStats reply below.
+        stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
+        assert stats["monitors"] == 0
+        daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/M", "dryRun": True})
+        raw.send(call(f"{ROUTER}.GetStats"))
+        reply = raw.recv()
+    assert "continues" not in reply
+    assert reply["parameters"]["stats"]["monitors"] == 0
+
+
+@pytest.mark.parametrize("second", [f"{ROUTER}.GetStats", f"{ROUTER}.Monitor"])
+def test_a_call_behind_an_open_monitor_closes_the_connection(daemon, second):
+    with Raw(daemon.socket) as monitor:
+        flags = {"more": True} if second.endswith("Monitor") else {}
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        # A decision made while the stream is open arrives on it, marked as continuing.
+        for _ in range(500):
+            if daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 1:
+                break
+        daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/M1", "dryRun": True})
+        streamed = monitor.recv()
+        assert streamed["continues"] is True
+        assert streamed["parameters"]["decision"]["page"]["arguments"] == {"id": "M1"}
+        # The second call could only be answered after the stream, which never ends: the connection is
+        # closed instead, with nothing that a client could take for the stream's last reply.
+        monitor.send(call(second, **flags))
+        rest = []
+        while True:
+            reply = monitor.recv()
+            if reply is None:
+                break
+            rest.append(reply)
+        assert all(r.get("continues") is True for r in rest), rest
+    assert daemon.logged("a monitoring connection accepts no further calls")
+    assert daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 0
+    assert daemon.alive_and_answering()
+
+
 def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):
     d = make_daemon().start()
     with Raw(d.socket, timeout=60) as raw:
@@ -147,20 +209,7 @@ def test_a_client_that_never_reads_is_not_read_from_until_it_does(make_daemon):
 
 def test_connection_caps_per_uid(make_daemon):
     d = make_daemon("--max-connections-per-uid", "4").start()
-    held = []
-    # Earlier connections (the start-up probe) may not have been reaped yet: retry until four are in.
-    for _ in range(100):
-        held = [Raw(d.socket) for _ in range(4)]
-        try:
-            for r in held:
-                r.send(resolve("shop://offers/A"))
-                assert r.recv() is not None
-            break
-        except (BrokenPipeError, ConnectionResetError, AssertionError):
-            for r in held:
-                r.sock.close()
-            held = []
-    assert len(held) == 4
+    held = hold_connections(d.socket, 4)
     try:
         with Raw(d.socket) as extra:
             assert extra.closed_by_peer()
@@ -170,6 +219,71 @@ def test_connection_caps_per_uid(make_daemon):
     assert d.alive_and_answering()
 
 
+def hold_connections(path, count):
+    """`count` connections that each had a reply (so the daemon admitted them); retries while earlier
+    connections (the start-up probe) are not yet reaped."""
+    for _ in range(100):
+        held = [Raw(path) for _ in range(count)]
+        try:
+            for r in held:
+                r.send(resolve("shop://offers/A"))
+                assert r.recv() is not None
+            return held
+        except (BrokenPipeError, ConnectionResetError, AssertionError):
+            for r in held:
+                r.sock.close()
+    raise AssertionError(f"could not hold {count} connections")
+
+
+def test_connection_cap_in_total_counts_every_uid(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to connect as a second uid (65534)")
+    d = make_daemon("--max-connections", "3", "--max-connections-per-uid", "2").start()
+    os.chown(d.socket, 0, NOBODY)
+    held = hold_connections(d.socket, 2)  # root, at its per-uid cap
+    try:
+        # nobody is under its per-uid cap with one connection, but that one makes 3 in all: a second is refused.
+        assert as_nobody(lambda: nobody_connects_twice(d.socket)) == {"first": "ok", "second": "closed"}
+    finally:
+        for r in held:
+            r.sock.close()
+    assert d.alive_and_answering()
+    assert d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["connections"]["refused"] >= 1
+
+
+def nobody_connects_twice(path):
+    results = {}
+    first = Raw(path)
+    first.send(resolve("shop://offers/A"))
+    results["first"] = "ok" if first.recv() is not None else "closed"
+    with Raw(path) as second:
+        try:
+            second.send(resolve("shop://offers/A"))
+            results["second"] = "ok" if second.recv() is not None else "closed"
+        except (BrokenPipeError, ConnectionResetError):
+            results["second"] = "closed"
+    first.sock.close()
+    return results
+
+
+def test_the_rate_limit_answers_rate_limited(make_daemon):
+    d = make_daemon("--rate-limit", "1").start()
+    with Raw(d.socket) as raw:
+        # One request a second, bursts of one: of ten sent at once, the first is served and the next ones
+        # (unless a second passed meanwhile) are refused with the wait.
+        raw.send(b"".join(resolve(f"shop://offers/R{i}") for i in range(10)))
+        replies = [raw.recv() for _ in range(10)]
+        assert replies[0]["parameters"]["decision"]["page"]["arguments"] == {"id": "R0"}
+        limited = [r for r in replies if "error" in r]
+        assert limited
+        for r in limited:
+            assert r["error"] == f"{ROUTER}.RateLimited"
+            assert 1 <= r["parameters"]["retryAfterMs"] <= 1000
+        # Only Route and Resolve are limited.
+        raw.send(call(f"{ROUTER}.GetStats"))
+        assert "error" not in raw.recv()
+
+
 def test_idle_connections_are_closed(make_daemon):
     d = make_daemon("--idle-timeout", "1").start()
     with Raw(d.socket, timeout=10) as raw:
@@ -177,34 +291,63 @@ def test_idle_connections_are_closed(make_daemon):
     assert d.alive_and_answering()
 
 
-def test_mutating_methods_need_privilege(make_daemon):
-    d = make_daemon("--socket-mode", "0666").start()
-    nobody = 65534
+def as_nobody(work):
+    """Runs `work()` in a child process as uid/gid 65534 and returns its JSON-able result."""
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child drops to nobody and reports what it got
+    if pid == 0:
         try:
-            os.setgid(nobody)
-            os.setuid(nobody)
-            results = {}
-            for method, parameters in [
-                ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
-                ("ForgetDevice", {"device": "x"}),
-                ("Reload", {}),
-            ]:
-                reply = d.call(f"{ROUTER}.{method}", parameters)
-                results[method] = reply.get("error", "ok")
-            os.write(write, json.dumps(results).encode())
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            os.write(write, json.dumps(work()).encode())
+        except BaseException as error:  # reported to the parent, which fails with it
+            os.write(write, json.dumps({"child failed": repr(error)}).encode())
         finally:
             os._exit(0)
     os.close(write)
-    results = json.loads(os.read(read, 65536))
+    data = b""
+    while chunk := os.read(read, 65536):
+        data += chunk
+    os.close(read)
     os.waitpid(pid, 0)
-    assert results == {
+    return json.loads(data)
+
+
+def test_mutating_methods_need_privilege(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to connect as another uid (65534)")
+    # The default socket mode (0660), with the socket's group the client's, as the socket unit sets it up.
+    d = make_daemon().start()
+    os.chown(d.socket, 0, NOBODY)
+    d.call(f"{ROUTER}.Resolve", {"link": "shop://offers/A", "device": "x"})
+    state = d.call(f"{ROUTER}.GetState", {"device": "x"})["parameters"]["state"]
+
+    def calls():
+        results = {}
+        for method, parameters in [
+            ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
+            ("GetState", {"device": "x"}),
+            ("SetState", {"device": "y", "state": state}),
+            ("ForgetDevice", {"device": "x"}),
+            ("Reload", {}),
+        ]:
+            reply = d.call(f"{ROUTER}.{method}", parameters)
+            results[method] = reply.get("error", "ok")
+        return results
+
+    assert as_nobody(calls) == {
         "Resolve": "ok",
+        "GetState": "ok",
+        "SetState": "org.varlink.service.PermissionDenied",
         "ForgetDevice": "org.varlink.service.PermissionDenied",
         "Reload": "org.varlink.service.PermissionDenied",
     }
+    # Nothing was changed, and the daemon goes on serving.
+    assert d.call(f"{ROUTER}.GetState", {"device": "y"})["parameters"].get("state") is None
+    assert d.call(f"{ROUTER}.GetState", {"device": "x"})["parameters"]["state"] == state
+    assert d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["configGeneration"] == 1
+    assert d.alive_and_answering()
 
 
 def test_socket_file_is_not_world_writable(daemon):
@@ -228,17 +371,63 @@ def test_a_live_socket_is_not_stolen_and_a_stale_one_is_replaced(make_daemon, da
     assert stale.alive_and_answering()
 
 
+def test_a_socket_that_cannot_be_probed_is_not_replaced(make_daemon):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to start a second daemon as another uid (65534)")
+    # A live daemon's socket (0600) in a directory anyone may write: another uid cannot connect (EACCES),
+    # which must not be taken for a stale socket.
+    d = make_daemon("--socket-mode", "0600")
+    os.chmod(d.workdir, 0o777)
+    d.start()
+    thief = subprocess.run(
+        ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", NOTIFYD, "--config", d.config,
+         "--socket", d.socket, "--log-target", "console"],
+        capture_output=True, text=True, timeout=30)
+    assert thief.returncode == 1, thief.stderr
+    assert f"cannot tell whether another process is serving on '{d.socket}'" in thief.stderr
+    assert "Permission denied" in thief.stderr
+    assert os.stat(d.socket).st_uid == 0
+    assert d.alive_and_answering()
+
+
 def test_sigterm_finishes_in_flight_replies_and_exits_zero(daemon):
-    with Raw(daemon.socket) as raw:
-        raw.send(b"".join(resolve(f"shop://offers/T{i}") for i in range(500)))
+    # More replies than the daemon queues for one connection (1 MiB): when the signal comes, part of the
+    # requests still waits, read or in the socket, behind a paused reader. All of them are answered.
+    count = 3000
+    with Raw(daemon.socket, timeout=60) as raw:
+        sent = threading.Event()
+        sender = threading.Thread(
+            target=lambda: (raw.send(b"".join(resolve(f"shop://offers/T{i}") for i in range(count))), sent.set()),
+            daemon=True)
+        sender.start()
         first = raw.recv()
         assert first is not None
+        while not sent.wait(0.01):  # keep reading, or the daemon stops reading the sender
+            raw.buffer += raw.sock.recv(65536)
         daemon.process.send_signal(signal.SIGTERM)
         rest = []
         while True:
-            reply = raw.recv()
+            reply = raw.recv()  # a reset instead of the end of the stream raises here
             if reply is None:
                 break
             rest.append(reply)
-    assert len(rest) == 499
+    ids = [r["parameters"]["decision"]["page"]["arguments"]["id"] for r in [first] + rest]
+    assert ids == [f"T{i}" for i in range(count)]
     assert daemon.process.wait(20) == 0
+    assert not os.path.exists(daemon.socket)
+
+
+def test_sigterm_closes_idle_connections_and_monitors_at_once(daemon):
+    with Raw(daemon.socket) as idle, Raw(daemon.socket) as monitor:
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        idle.send(call(f"{ROUTER}.GetStats"))
+        assert idle.recv() is not None
+        for _ in range(500):
+            if daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["monitors"] == 1:
+                break
+        daemon.process.send_signal(signal.SIGTERM)
+        # Nothing is in flight on either: both end at once, without waiting for the grace period to run out.
+        assert idle.recv() is None
+        assert monitor.recv() is None
+    assert daemon.process.wait(20) == 0
+    assert "connections that still had requests" not in daemon.log()

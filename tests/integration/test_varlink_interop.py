@@ -44,6 +44,30 @@ def test_cli_call_resolves_a_link(daemon):
     assert decision["path"] == ["app", "main", "cart"]
 
 
+def cli_call(daemon, method, parameters=None, *flags):
+    result = cli("call", *flags, f"unix:{daemon.socket}/{ROUTER}.{method}", json.dumps(parameters or {}))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_cli_call_drives_state_history_and_stats(daemon):
+    routed = cli_call(daemon, "Resolve", {"link": "https://shop.example.com/account/orders/7", "device": "tv-1"})
+    assert routed["decision"]["outcome"] == "gated"
+    state = cli_call(daemon, "GetState", {"device": "tv-1"})["state"]
+    assert state["pending"]["page"]["description"] == "account.order(id: 7)"
+    finished = cli_call(daemon, "FlowFinished", {"device": "tv-1", "coordinator": "login"})
+    assert finished["resumed"]["outcome"] == "resumed"
+    fetched = cli_call(daemon, "GetDecision", {"id": routed["decision"]["id"]})
+    assert fetched["decision"] == routed["decision"]
+    history = cli_call(daemon, "ListDecisions", {"device": "tv-1"})["decisions"]
+    assert [d["outcome"] for d in history] == ["resumed", "gated"]
+    stats = cli_call(daemon, "GetStats")["stats"]
+    assert stats["decisions"] == 2 and stats["configGeneration"] == 1
+    assert stats["connections"]["accepted"] >= 5
+    graph = cli_call(daemon, "GetGraph")["graph"]
+    assert "login" in [c["name"] for c in graph["coordinators"]]
+
+
 def test_every_method_through_the_python_client(daemon):
     payload = json.load(open(os.path.join(EXAMPLES, "apns-offer.json")))
     with varlink.Client(address=f"unix:{daemon.socket}") as client, client.open(ROUTER, namespaced=True) as router:
@@ -79,10 +103,14 @@ def test_every_method_through_the_python_client(daemon):
         stats = router.GetStats().stats
         assert stats["decisions"] >= 3 and stats["configGeneration"] == 1
 
-        # SetState takes what GetState gave (as plain JSON).
-        saved = daemon.call(f"{ROUTER}.GetState", {"device": "ipad-7"})["parameters"]["state"]
-        assert daemon.call(f"{ROUTER}.SetState", {"device": "ipad-8", "state": saved}).get("error") is None
-        assert router.GetState(device="ipad-8").state.conditions == ["session"]
+        # SetState takes what GetState gave, through the client's own types both ways.
+        saved = router.GetState(device="ipad-7").state
+        router.SetState(device="ipad-8", state=saved)
+        copied = router.GetState(device="ipad-8").state
+        assert copied.conditions == ["session"]
+        assert copied.path == saved.path
+        with varlink.Client(address=f"unix:{daemon.socket}") as plain, plain.open(ROUTER) as untyped:
+            assert untyped.GetState(device="ipad-8")["state"] == untyped.GetState(device="ipad-7")["state"]
 
         assert router.ForgetDevice(device="ipad-8").existed is True
         assert router.ForgetDevice(device="ipad-8").existed is False

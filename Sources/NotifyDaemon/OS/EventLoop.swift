@@ -5,9 +5,10 @@ import Glibc
 /// each batch of ready events (the daemon commits state and flushes replies there).
 ///
 /// Everything registered here runs on the loop's thread; nothing in it is shared with other threads.
-final class EventLoop {
+/// It is `package`-visible so that `notifyd-bench eventloop` measures this loop itself.
+package final class EventLoop {
     /// A handler receives the epoll event mask (`EPOLLIN`, `EPOLLOUT`, `EPOLLHUP`, …).
-    typealias Handler = (UInt32) -> Void
+    package typealias Handler = (UInt32) -> Void
 
     private let epollFD: Int32
     private var handlers: [Int32: Handler] = [:]
@@ -24,7 +25,7 @@ final class EventLoop {
         let action: () -> Void
     }
 
-    init() throws(Errno) {
+    package init() throws(Errno) {
         epollFD = try Sys.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
 
@@ -33,7 +34,7 @@ final class EventLoop {
     }
 
     /// Watches `fd` for `events` (an `EPOLLIN`/`EPOLLOUT` mask) and calls `handler` when ready.
-    func register(_ fd: Int32, events: UInt32, handler: @escaping Handler) throws(Errno) {
+    package func register(_ fd: Int32, events: UInt32, handler: @escaping Handler) throws(Errno) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
@@ -42,7 +43,7 @@ final class EventLoop {
     }
 
     /// Changes the events watched on `fd`.
-    func modify(_ fd: Int32, events: UInt32) throws(Errno) {
+    package func modify(_ fd: Int32, events: UInt32) throws(Errno) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
@@ -50,14 +51,14 @@ final class EventLoop {
     }
 
     /// Stops watching `fd` (call before closing it).
-    func unregister(_ fd: Int32) {
+    package func unregister(_ fd: Int32) {
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
         handlers[fd] = nil
     }
 
     /// Runs `action` after `nanoseconds`, and then every `nanoseconds` again when `repeating`.
     @discardableResult
-    func schedule(after nanoseconds: UInt64, repeating: Bool = false, _ action: @escaping () -> Void) -> Int {
+    package func schedule(after nanoseconds: UInt64, repeating: Bool = false, _ action: @escaping () -> Void) -> Int {
         nextTimerID += 1
         timers.append(
             Timer(
@@ -67,22 +68,22 @@ final class EventLoop {
     }
 
     /// Cancels a timer from ``schedule(after:repeating:_:)``.
-    func cancelTimer(_ id: Int) {
+    package func cancelTimer(_ id: Int) {
         timers.removeAll { $0.id == id }
     }
 
     /// Adds a hook that runs after every batch of ready events and timers.
-    func afterEachBatch(_ hook: @escaping () -> Void) {
+    package func afterEachBatch(_ hook: @escaping () -> Void) {
         afterBatchHooks.append(hook)
     }
 
     /// Makes ``run()`` return after the current batch.
-    func stop() {
+    package func stop() {
         stopped = true
     }
 
     /// Waits for events and dispatches them until ``stop()``.
-    func run() throws(Errno) {
+    package func run() throws(Errno) {
         while !stopped {
             let timeout = millisecondsUntilNextTimer()
             let n = events.withUnsafeMutableBufferPointer { buffer in

@@ -112,6 +112,12 @@ enum Sys {
         }
     }
 
+    /// True when bytes wait to be read on `fd` (a non-blocking peek; nothing is consumed).
+    static func hasInput(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+    }
+
     /// The number of open file descriptors of this process (for stats).
     static func openFileDescriptorCount() -> Int {
         guard let dir = opendir("/proc/self/fd") else { return -1 }
@@ -170,12 +176,12 @@ public struct PeerCredentials: Sendable, Hashable {
 }
 
 /// epoll event bits, so only this file needs the C declarations.
-enum Poll {
-    static let input = UInt32(EPOLLIN.rawValue)
-    static let output = UInt32(EPOLLOUT.rawValue)
-    static let peerClosed = UInt32(EPOLLRDHUP.rawValue)
-    static let hangUp = UInt32(EPOLLHUP.rawValue)
-    static let error = UInt32(EPOLLERR.rawValue)
+package enum Poll {
+    package static let input = UInt32(EPOLLIN.rawValue)
+    package static let output = UInt32(EPOLLOUT.rawValue)
+    package static let peerClosed = UInt32(EPOLLRDHUP.rawValue)
+    package static let hangUp = UInt32(EPOLLHUP.rawValue)
+    package static let error = UInt32(EPOLLERR.rawValue)
 }
 
 extension Sys {

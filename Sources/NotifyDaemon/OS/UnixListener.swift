@@ -22,10 +22,16 @@ enum UnixListener {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw ListenerError(message: "'\(path)' exists and is not a socket; refusing to replace it")
             }
-            if isLive(path: path) {
+            switch probe(path: path) {
+            case .stale:
+                unlink(path)
+            case .live:
                 throw ListenerError(message: "another process is serving on '\(path)'; refusing to steal its socket")
+            case .unknown(let error):
+                throw ListenerError(
+                    message: "cannot tell whether another process is serving on '\(path)' (\(error)); "
+                        + "refusing to replace it: stop that process or remove the socket file")
             }
-            unlink(path)
         }
         let fd: Int32
         do {
@@ -73,10 +79,23 @@ enum UnixListener {
         return address
     }
 
-    /// True when something accepts connections on `path`.
-    static func isLive(path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
+    /// What connecting to an existing socket file says about it.
+    enum Probe: Equatable {
+        /// Something accepts connections on it.
+        case live
+        /// Nothing listens: the file was left by a process that is gone, and may be replaced.
+        case stale
+        /// The connect failed for another reason (no permission, a full backlog, …): it may be live.
+        case unknown(Errno)
+    }
+
+    /// Connects to `path` to learn whether a process serves on it.
+    /// Non-blocking: a live process whose backlog is full (or that is stopped) makes it fail with
+    /// `EAGAIN` rather than hang.
+    static func probe(path: String) -> Probe {
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .unknown(Errno(call: "socket(AF_UNIX)")) }
         defer { Sys.close(fd) }
         var address = makeAddress(path)
         let r = withUnsafePointer(to: &address) {
@@ -84,6 +103,16 @@ enum UnixListener {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        return r == 0
+        return probe(connectError: r == 0 ? nil : Errno(call: "connect(\(path))"))
+    }
+
+    /// The verdict on a connect that succeeded (`nil`) or failed with `connectError`: only a refused
+    /// connection (nobody listens) or a file gone meanwhile is stale.
+    static func probe(connectError: Errno?) -> Probe {
+        guard let connectError else { return .live }
+        switch connectError.code {
+        case ECONNREFUSED, ENOENT: return .stale
+        default: return .unknown(connectError)
+        }
     }
 }

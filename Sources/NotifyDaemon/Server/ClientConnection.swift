@@ -25,8 +25,10 @@ final class ClientConnection {
     var output: [UInt8] = []
     var outputStart = 0
     var lastActivity: UInt64
-    /// Set while the client has a `Monitor` call open.
+    /// Set while the client has a `Monitor` call open; it may make no further call on this connection.
     var monitorMore = false
+    /// A message over the size limit is being read to its NUL and dropped: its bytes so far.
+    var oversizeBytes: Int?
     /// Reading stopped because the client does not read its replies.
     var readPaused = false
     /// Frames are still buffered after this turn's budget; the server continues on its next turn.

@@ -33,6 +33,8 @@ final class Server {
     private var backlogTurnScheduled = false
     /// The listening socket reported a waiting client during this batch.
     private var acceptReady = false
+    /// Set by ``beginStop(drained:)``: called once the last connection is closed.
+    private var onDrained: (() -> Void)?
 
     /// Frames one connection may have handled per turn of the loop before the others get theirs: a client
     /// pipelining thousands of requests shares the loop with a client sending one.
@@ -60,6 +62,7 @@ final class Server {
         try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptReady = true }
         loop.afterEachBatch { [unowned self] in
             endBatch()
+            if onDrained != nil { closeFinishedConnections() }
             // Accepting after the batch's closes: a client that hung up and reconnects at once is not refused
             // at a connection cap for the connection it just closed.
             if acceptReady {
@@ -162,10 +165,18 @@ final class Server {
             if n == 0 {
                 connection.inputClosed = true
                 connection.closeAfterFlush = true
+                if let seen = connection.oversizeBytes {
+                    connection.oversizeBytes = nil
+                    violation(.messageTooLarge(size: seen, max: settings.maxMessageBytes, complete: false), connection)
+                }
                 break
             }
-            readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            processFrames(connection)
+            if connection.oversizeBytes != nil {
+                readBuffer.withUnsafeBytes { skipOversize(connection, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            } else {
+                readBuffer.withUnsafeBytes { connection.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                processFrames(connection)
+            }
             if n < readBuffer.count { break }
         }
         if connection.closeAfterFlush {
@@ -192,7 +203,14 @@ final class Server {
             do {
                 frame = try connection.decoder.nextFrame()
             } catch {
-                violation(error, connection)
+                if let seen = connection.decoder.cutOffMessageBytes {
+                    // Over the limit before its NUL: read on to the NUL, dropping the bytes, so that
+                    // PayloadTooLarge reports the message's real size.
+                    connection.oversizeBytes = seen
+                    connection.decoder = FrameDecoder(maxMessageSize: settings.maxMessageBytes)
+                } else {
+                    violation(error, connection)
+                }
                 return
             }
             guard let frame else { return }
@@ -203,8 +221,29 @@ final class Server {
                 violation(error, connection)
                 return
             }
+            guard !connection.monitorMore else {
+                // Its reply could only come after the Monitor stream, which ends only with the connection.
+                violation(
+                    VarlinkProtocolError(
+                        .callDuringStream,
+                        "\(call.method) arrived on a connection whose Monitor call is still streaming; a monitoring "
+                            + "connection accepts no further calls: make them on another connection"), connection)
+                return
+            }
             handler.handle(call, from: connection, outbox: outbox)
         }
+    }
+
+    /// Drops the bytes of an over-long message up to its NUL, then reports its size and closes the connection.
+    private func skipOversize(_ connection: ClientConnection, _ bytes: UnsafeRawBufferPointer) {
+        guard let seen = connection.oversizeBytes, let base = bytes.baseAddress else { return }
+        guard let nul = memchr(base, 0, bytes.count) else {
+            connection.oversizeBytes = seen + bytes.count
+            return
+        }
+        connection.oversizeBytes = nil
+        let size = seen + base.distance(to: UnsafeRawPointer(nul))
+        violation(.messageTooLarge(size: size, max: settings.maxMessageBytes, complete: true), connection)
     }
 
     /// Queues `connection` to continue with its buffered frames after every other ready connection had its turn.
@@ -330,22 +369,38 @@ final class Server {
         listenFD = -1
     }
 
-    /// Writes what is queued (waiting at most `timeoutMilliseconds` in all), then closes every connection.
-    func finish(timeoutMilliseconds: Int) {
-        // Calls already read are answered: the backlog is worked off (nothing more is read).
-        while !backlog.isEmpty {
-            runBacklog()
-            endBatch()
-        }
-        endBatch()
-        let deadline = Sys.monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
-        var waiting = connections.values.filter { $0.pendingOutputBytes > 0 }
-        while !waiting.isEmpty, Sys.monotonicNanoseconds() < deadline {
-            var fds = waiting.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
-            for c in waiting { _ = c.flush() }
-            waiting = waiting.filter { $0.pendingOutputBytes > 0 && !$0.closed }
-        }
-        for connection in Array(connections.values) { close(connection) }
+    /// Begins a graceful stop: stops accepting, and closes each connection once it has nothing left to do.
+    ///
+    /// Connections are still read and answered as usual, so every request a client sent before the stop is
+    /// answered (also those the kernel still holds behind a paused reader), in order, as the client reads its
+    /// replies. A connection is closed once nothing of it is buffered, queued or waiting in the kernel: the
+    /// client reads its last reply, then end of stream. `drained` runs when no connection is left; the caller
+    /// bounds the wait and then calls ``closeAll()``.
+    func beginStop(drained: @escaping () -> Void) {
+        stopAccepting()
+        onDrained = drained
+        closeFinishedConnections()
+    }
+
+    private func closeFinishedConnections() {
+        for connection in Array(connections.values) where isFinished(connection) { close(connection) }
+        guard connections.isEmpty, let drained = onDrained else { return }
+        onDrained = nil
+        drained()
+    }
+
+    /// Nothing to answer or write: no frame buffered or unread, no reply queued.
+    private func isFinished(_ connection: ClientConnection) -> Bool {
+        !connection.backlogged && connection.slots.isEmpty && connection.pendingOutputBytes == 0
+            && connection.decoder.bufferedByteCount == 0 && connection.oversizeBytes == nil
+            && !Sys.hasInput(connection.fd)
+    }
+
+    /// Closes every connection left; returns how many there were.
+    @discardableResult
+    func closeAll() -> Int {
+        let left = Array(connections.values)
+        for connection in left { close(connection) }
+        return left.count
     }
 }

@@ -110,9 +110,9 @@ final class RouterService: CallHandler {
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {
         stats.protocolViolations += 1
         if error.code == .messageTooLarge, let outbox = server?.sharedOutbox {
-            outbox.send(
-                VarlinkError.payloadTooLarge(size: connection.decoder.bufferedByteCount, max: settings.maxMessageBytes)
-                    .reply, to: connection)
+            // The message's size: the server reads an over-long message to its NUL before reporting it.
+            let size = error.size ?? settings.maxMessageBytes + 1
+            outbox.send(VarlinkError.payloadTooLarge(size: size, max: settings.maxMessageBytes).reply, to: connection)
         }
         journal.log(
             .payloadRejected, priority: .warning,
@@ -188,6 +188,8 @@ final class RouterService: CallHandler {
             return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
         case "Monitor":
             guard call.more else { throw VarlinkError.expectedMore }
+            // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.
+            guard !call.oneway else { return .streaming }
             monitors[connection.id] = connection
             connection.monitorMore = true
             return .streaming

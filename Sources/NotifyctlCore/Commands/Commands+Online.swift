@@ -67,14 +67,15 @@ extension Command {
             ArgumentSpec("COORDINATOR", help: "The flow or modal that finished, e.g. login"),
         ],
         discussion: "The coordinator's condition (e.g. session) becomes satisfied on the device. When a page was\n"
-            + "waiting behind it, the reply is the resumed decision; then the device's new state.",
+            + "waiting behind it, the reply is the resumed decision; then the device's new state.\n"
+            + "With --json only the resumed decision object is printed, or null when no page resumed.",
         group: .daemon
     ) { invocation, context throws(NotifyctlError) in
         let device = invocation.arguments[0]
         let reply = try context.call(
             invocation, "FlowFinished",
             ["device": .string(device), "coordinator": .string(invocation.arguments[1])])
-        guard !invocation.wantsJSON else { return context.printJSON(reply) }
+        guard !invocation.wantsJSON else { return context.printJSON(reply["resumed"] ?? .null) }
         if let resumed = reply["resumed"], !resumed.isNull {
             context.print(DecisionPrinter(style: context.style).render(try DecisionPrinter.decode(resumed)))
         } else {
@@ -91,7 +92,7 @@ extension Command {
     /// `monitor`: every new decision as it is made, until interrupted (`Monitor` with `more`).
     public static let monitor = Command(
         name: "monitor", summary: "Print every new decision as it is made, until interrupted",
-        discussion: "With --json each decision is printed as one line of JSON, so the stream can be read\n"
+        discussion: "With --json each decision object is printed as one line of JSON, so the stream can be read\n"
             + "line by line (jq, while read).",
         group: .daemon
     ) { invocation, context throws(NotifyctlError) in
@@ -104,7 +105,7 @@ extension Command {
         try context.withRouter(invocation, streaming: true) { router throws(VarlinkClientError) in
             try router.stream(RouterInterface.method("Monitor"), parameters: [:]) { reply in
                 if invocation.wantsJSON {
-                    context.print(JSON.object(reply).serialized + "\n")
+                    context.print((reply["decision"] ?? .null).serialized + "\n")
                     return true
                 }
                 do throws(NotifyctlError) {
@@ -190,14 +191,20 @@ extension CommandContext {
 
     /// Prints a reply as indented JSON.
     func printJSON(_ reply: JSONObject) -> ExitStatus {
-        print(JSON.object(reply).prettyPrinted() + "\n")
+        printJSON(.object(reply))
+    }
+
+    /// Prints a value as indented JSON.
+    func printJSON(_ value: JSON) -> ExitStatus {
+        print(value.prettyPrinted() + "\n")
         return .success
     }
 
-    /// Prints a `{"decision": …}` reply: JSON with `--json`, else the decision's tree.
+    /// Prints a `{"decision": …}` reply: with `--json` the decision object itself (the routing decision of the
+    /// contract), else the decision's tree.
     func printDecisionReply(_ reply: JSONObject, _ invocation: Invocation) throws(NotifyctlError) {
         if invocation.wantsJSON {
-            _ = printJSON(reply)
+            _ = printJSON(reply["decision"] ?? .null)
             return
         }
         let decision = try DecisionPrinter.decode(reply["decision"] ?? .null)

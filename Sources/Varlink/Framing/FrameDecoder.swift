@@ -35,6 +35,11 @@ public struct FrameDecoder: Sendable {
     /// The number of bytes received and not yet returned as frames.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// After a ``VarlinkProtocolError/Code/messageTooLarge`` failure thrown before the message's NUL
+    /// arrived: the bytes of that message received so far (all of ``bufferedByteCount``); otherwise `nil`.
+    /// A server that wants the message's full size reads on to the NUL itself, dropping the bytes.
+    public private(set) var cutOffMessageBytes: Int?
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
@@ -85,11 +90,13 @@ public struct FrameDecoder: Sendable {
     }
 
     private mutating func fail(size: Int, complete: Bool) -> VarlinkProtocolError {
-        let message =
+        let error =
             complete
-            ? "a message of \(size) bytes exceeds the limit of \(maxMessageSize) bytes"
-            : "more than \(maxMessageSize) bytes arrived without the NUL byte that ends a message"
-        let error = VarlinkProtocolError(.messageTooLarge, message, size: size)
+            ? VarlinkProtocolError.messageTooLarge(size: size, max: maxMessageSize, complete: true)
+            : VarlinkProtocolError(
+                .messageTooLarge, "more than \(maxMessageSize) bytes arrived without the NUL byte that ends a message",
+                size: size)
+        if !complete { cutOffMessageBytes = size }
         failure = error
         return error
     }

@@ -25,6 +25,9 @@ public struct VarlinkProtocolError: Error, Sendable, Hashable, CustomStringConve
         case invalidFlag
         /// A reply's `error` is present but not a string.
         case invalidErrorName
+        /// A call arrived on a connection whose earlier `more` call is still streaming: its reply
+        /// could only follow the end of that stream, which ends with the connection.
+        case callDuringStream
     }
 
     /// The kind of violation.
@@ -53,6 +56,16 @@ public struct VarlinkProtocolError: Error, Sendable, Hashable, CustomStringConve
 }
 
 extension VarlinkProtocolError {
+    /// A ``Code/messageTooLarge`` violation for a message of `size` bytes, the NUL not counted: the whole
+    /// message when `complete`, else the bytes that arrived before the stream ended without its NUL.
+    public static func messageTooLarge(size: Int, max: Int, complete: Bool) -> VarlinkProtocolError {
+        let message =
+            complete
+            ? "a message of \(size) bytes exceeds the limit of \(max) bytes"
+            : "the stream ended after \(size) bytes of a message without its NUL byte, over the limit of \(max) bytes"
+        return VarlinkProtocolError(.messageTooLarge, message, size: size)
+    }
+
     /// The JSON object a frame holds, for decoding a call or a reply (`kind` names which in errors).
     static func object(
         in frame: UnsafeRawBufferPointer, maxDepth: Int, kind: String

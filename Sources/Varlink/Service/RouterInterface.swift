@@ -144,7 +144,10 @@ public enum RouterInterface {
         # Returns the latest decisions, newest first, for one device or all of them.
         method ListDecisions(device: ?string, limit: ?int) -> (decisions: []Decision)
 
-        # Streams every new decision as it is made; requires the more flag.
+        # Streams every new decision as it is made; requires the more flag. A oneway
+        # Monitor gets nothing and is not registered. The stream ends only with the
+        # connection, so a connection that monitors makes no further call: one that
+        # arrives behind an open Monitor is a protocol error and closes the connection.
         method Monitor() -> (decision: Decision)
 
         # Returns the loaded coordinator graph: coordinators, pages and patterns.
