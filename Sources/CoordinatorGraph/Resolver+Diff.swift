@@ -44,6 +44,7 @@ extension Resolver {
     /// Presents `modal` over the top of the visible path, or, when it is presented there already, dismisses what is
     /// presented above it (and activates it when something else is still above it).
     func enterOverTop(_ modal: Int, walk: inout Walk) {
+        walk.visits += 1
         let name = names[modal]
         if let j = walk.state.path.lastIndex(of: name) {
             walk.note("\(name) is already presented: reuse it")
@@ -75,6 +76,7 @@ extension Resolver {
     func dismissPresented(downTo index: Int, walk: inout Walk) {
         var i = walk.state.path.count - 1
         while i >= index, i >= 0 {
+            walk.visits += 1
             if i < walk.state.path.count {
                 let name = walk.state.path[i]
                 if let kind = kind(of: name), kind.isPresented {
@@ -88,6 +90,7 @@ extension Resolver {
 
     /// Enters `child` under `parent`: `selectTab` when needed, then `present`, `activate` or `start`.
     func enter(_ child: Int, parent: Int, walk: inout Walk) {
+        walk.visits += 1
         let childName = names[child]
         let parentName = names[parent]
         if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
@@ -161,6 +164,7 @@ extension Resolver {
         var current = definition
         while let backName = current.back {
             let id = PageID(coordinator: page.id.coordinator, name: backName)
+            walk.visits += 1
             guard let below = graph.page(id), id != page.id, !chain.contains(where: { $0.id == id }) else { break }
             guard let value = graph.page(below, argumentsFrom: page) else {
                 walk.note("back page \(id) needs arguments \(page) lacks: the back stack stops there")

@@ -154,9 +154,21 @@ public struct Resolver: Sendable {
         _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome = .routed,
         metadata: DecisionMetadata, explain: Bool = false
     ) throws(ResolveError) -> Resolution {
+        var visits = 0
+        return try resolve(
+            page, state: state, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
+    }
+
+    /// ``resolve(_:state:now:outcome:metadata:explain:)``, adding to `visits` how many coordinators the walk looked
+    /// at (for tests: the work does not depend on the size of the graph).
+    func resolve(
+        _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata,
+        explain: Bool, visits: inout Int
+    ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
         var walk = Walk(state: state ?? .initial, explain: explain)
         if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
+        defer { visits += walk.visits }
         let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
         return Resolution(decision: decision, state: walk.state)
     }
@@ -216,6 +228,7 @@ public struct Resolver: Sendable {
     /// resumed as a cold start (its owner's stack built from the root page up).
     func showsNothingButTheWay(to path: [Int], walk: inout Walk) -> Bool {
         for name in walk.state.started {
+            walk.visits += 1
             guard let index = indexByName[name], path.contains(index) else { return false }
             let stack = walk.state.stack(of: name)
             guard stack.count <= 1 else { return false }
@@ -293,6 +306,9 @@ struct Walk {
     var state: DeviceState
     var steps: [Step] = []
     var trace: [String]?
+    /// How many coordinators the walk looked at: parents weighed, coordinators checked, entered or dismissed (for
+    /// tests: it must not grow with the graph).
+    var visits = 0
 
     init(state: DeviceState, explain: Bool) {
         self.state = state
