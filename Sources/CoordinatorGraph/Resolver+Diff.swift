@@ -61,11 +61,11 @@ extension Resolver {
     /// that is started shows something. A root page that needs arguments (the validator rejects it) is left out.
     func showRootPage(of coordinator: Int, walk: inout Walk) {
         let name = names[coordinator]
-        guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stack(of: name).isEmpty,
-            let definition = graph.coordinators[coordinator].pages.first
-        else { return }
-        guard let root = graph.page(definition, argumentsFrom: Page(id: definition.id)) else {
-            walk.note("root page \(definition.id) of \(name) needs arguments: left out")
+        guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stacks[name] == nil else { return }
+        guard let root = rootPages[coordinator] else {
+            if let definition = graph.coordinators[coordinator].pages.first {
+                walk.note("root page \(definition.id) of \(name) needs arguments: left out")
+            }
             return
         }
         walk.note("\(name) is on the way to the page: it shows its root page \(root)")

@@ -95,9 +95,7 @@ extension Resolver {
             walk.note("present \(providerName) over the current top \(parentName)")
         }
         walk.emit(Step(.present, providerName, parent: parentName), resolver: self)
-        if let rootDefinition = graph.coordinators[provider].pages.first,
-            let root = graph.page(rootDefinition, argumentsFrom: Page(id: rootDefinition.id))
-        {
+        if let root = rootPages[provider] {
             walk.emit(Step(.display, providerName, page: root), resolver: self)
         }
         return found

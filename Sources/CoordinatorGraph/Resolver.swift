@@ -97,6 +97,9 @@ public struct Resolver: Sendable {
     let depths: [Int]
     /// The first provider of each condition, in declaration order.
     let firstProvider: [String: Int]
+    /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
+    /// has no default.
+    let rootPages: [Page?]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -137,6 +140,9 @@ public struct Resolver: Sendable {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
         }
         firstProvider = providers
+        rootPages = coordinators.map { c in
+            c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
+        }
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
