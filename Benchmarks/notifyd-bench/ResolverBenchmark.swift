@@ -1,7 +1,8 @@
 // The resolver benchmark: decisions per second on config/shop.yaml and on a generated graph of 1,000 coordinators
 // and 10,000 pages, for devices never seen (cold start), for devices with a short history, and for one device that
 // roams the whole graph. Prints medians over several rounds, in thread CPU time (the machine is shared) with the
-// wall-clock rate beside it.
+// wall-clock rate beside it. Rates count resolved decisions only; resolutions that throw are counted apart, printed,
+// and make the run fail (exit status 1), so that a broken resolver cannot look fast.
 
 import CoordinatorGraph
 import DeepLink
@@ -41,7 +42,8 @@ func runResolverBenchmark(arguments: [String]) {
     print("resolver: \(rounds) rounds of \(decisions) decisions, medians")
     print(
         "graph".padding(toLength: 11, withPad: " ", startingAt: 0) + " coord  pages  scenario       "
-            + "decisions/s (CPU)  µs/decision  decisions/s (wall)  steps/decision")
+            + "decisions/s (CPU)  µs/decision  decisions/s (wall)  steps/decision  failed")
+    var failures: [String] = []
     for (name, graph) in graphs {
         let resolver = Resolver(graph: graph)
         let pages = resolverSamplePages(graph)
@@ -50,13 +52,21 @@ func runResolverBenchmark(arguments: [String]) {
             var cpuRates: [Double] = []
             var wallRates: [Double] = []
             var steps = 0
+            var failed = 0
+            var note: String?
             for _ in 0..<rounds {
                 let run = measureResolver(
                     scenario, resolver: resolver, pages: pages, count: decisions, conditions: allConditions)
-                cpuRates.append(Double(decisions) / run.cpuSeconds)
-                wallRates.append(Double(decisions) / run.wallSeconds)
+                let resolved = Double(decisions - run.failed)
+                cpuRates.append(resolved / run.cpuSeconds)
+                wallRates.append(resolved / run.wallSeconds)
                 steps = run.steps
+                failed = run.failed
+                if let error = run.firstError, note == nil {
+                    note = "\(name), \(scenario.rawValue): \(run.failed) of \(decisions) failed; first: \(error)"
+                }
             }
+            if let note { failures.append(note) }
             cpuRates.sort()
             wallRates.sort()
             let median = cpuRates[cpuRates.count / 2]
@@ -68,9 +78,15 @@ func runResolverBenchmark(arguments: [String]) {
                 + String(Int(median)).leftPadded(19)
                 + String(format: "%13.2f", 1_000_000 / median)
                 + String(Int(wallRates[wallRates.count / 2])).leftPadded(20)
-                + String(format: "%16.1f", Double(steps) / Double(decisions))
+                + String(format: "%16.1f", Double(steps) / Double(max(1, decisions - failed)))
+                + String(failed).leftPadded(8)
             print(row)
         }
+    }
+    if !failures.isEmpty {
+        print("resolutions failed:")
+        for line in failures { print("  " + line) }
+        exit(1)
     }
 }
 
@@ -86,38 +102,37 @@ private enum ResolverScenario: String, CaseIterable {
     case roaming = "roaming"
 }
 
-/// Resolves `count` pages (cycling through `pages`); returns the thread CPU and wall seconds and the total number
-/// of steps.
+/// Resolves `count` pages (cycling through `pages`); returns the thread CPU and wall seconds, the total number of
+/// steps of the resolved decisions, how many resolutions threw, and the first error.
 private func measureResolver(
     _ scenario: ResolverScenario, resolver: Resolver, pages: [Page], count: Int, conditions: [String]
-) -> (cpuSeconds: Double, wallSeconds: Double, steps: Int) {
+) -> (cpuSeconds: Double, wallSeconds: Double, steps: Int, failed: Int, firstError: String?) {
     let clock = ContinuousClock()
     let now = Timestamp(millisecondsSince1970: 1_714_566_896_789)
     let metadata = DecisionMetadata(id: "bench", device: "bench")
     let fresh = DeviceState(conditions: conditions)
     var state = fresh
     var steps = 0
+    var failed = 0
+    var firstError: String?
     let cpuStart = threadCPUSeconds()
     let elapsed = clock.measure {
         for n in 0..<count {
             let page = pages[n % pages.count]
-            switch scenario {
-            case .cold:
-                if let r = try? resolver.resolve(page, state: nil, now: now, metadata: metadata) {
-                    steps &+= r.decision.steps.count
-                }
-            case .warm, .roaming:
-                if scenario == .warm, n % 16 == 0 { state = fresh }
-                if let r = try? resolver.resolve(page, state: state, now: now, metadata: metadata) {
-                    steps &+= r.decision.steps.count
-                    state = r.state
-                }
+            if scenario == .warm, n % 16 == 0 { state = fresh }
+            do {
+                let r = try resolver.resolve(page, state: scenario == .cold ? nil : state, now: now, metadata: metadata)
+                steps &+= r.decision.steps.count
+                if scenario != .cold { state = r.state }
+            } catch {
+                failed += 1
+                if firstError == nil { firstError = "\(page): \(error)" }
             }
         }
     }
     let cpu = threadCPUSeconds() - cpuStart
     let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return (cpu, wall, steps)
+    return (cpu, wall, steps, failed, firstError)
 }
 
 /// CPU time consumed by the calling thread, in seconds.

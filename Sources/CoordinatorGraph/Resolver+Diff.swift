@@ -9,17 +9,29 @@ extension Resolver {
     }
 
     /// Steps 2–3 of the grammar: dismisses the presented coordinators in the way, then enters `path[..<end]`
-    /// (selecting tabs, presenting, reusing or starting). With `toFront`, a coordinator at `end - 1` that is
-    /// visible under other (non-presented) coordinators is activated so that it becomes the top.
+    /// (selecting tabs, presenting, reusing or starting). A coordinator entered before the page's owner that shows
+    /// pages and has none gets its root page. With `toFront`, a coordinator at `end - 1` that is visible under other
+    /// (non-presented) coordinators is activated so that it becomes the top.
+    ///
+    /// A modal or flow that does not declare `parents`, entered where the visible path leaves the page's path, is
+    /// presented over the current top (as a gate's provider is) instead of cutting the visible path above its parent,
+    /// so that dismissing it shows again what was under it; when it is already presented there, it is reused.
     func navigate(_ path: [Int], upTo end: Int, toFront: Bool, walk: inout Walk) {
         let k = visiblePrefix(of: path, state: walk.state)
         if walk.trace != nil {
             for i in 1..<max(1, min(k, end)) { walk.note("\(names[path[i]]): visible, kept") }
         }
-        dismissPresented(downTo: k, walk: &walk)
         var i = max(k, 1)
+        if i < end, kinds[path[i]].isPresented, !declaresParents[path[i]], walk.state.path.count > i {
+            enterOverTop(path[i], walk: &walk)
+            if i < path.count - 1 { showRootPage(of: path[i], walk: &walk) }
+            i += 1
+        } else {
+            dismissPresented(downTo: k, walk: &walk)
+        }
         while i < end {
             enter(path[i], parent: path[i - 1], walk: &walk)
+            if i < path.count - 1 { showRootPage(of: path[i], walk: &walk) }
             i += 1
         }
         if toFront, k >= end, end > 1, walk.state.path.count > end {
@@ -29,10 +41,42 @@ extension Resolver {
         }
     }
 
+    /// Presents `modal` over the top of the visible path, or, when it is presented there already, dismisses what is
+    /// presented above it (and activates it when something else is still above it).
+    func enterOverTop(_ modal: Int, walk: inout Walk) {
+        walk.visits += 1
+        let name = names[modal]
+        if let j = walk.state.path.lastIndex(of: name) {
+            walk.note("\(name) is already presented: reuse it")
+            dismissPresented(downTo: j + 1, walk: &walk)
+            if walk.state.path.count > j + 1 { walk.emit(Step(.activate, name), resolver: self) }
+            return
+        }
+        let top = walk.state.top ?? names[rootIndex]
+        walk.note("present \(name) over the current top \(top): it is a \(kinds[modal]) without declared parents")
+        walk.emit(Step(.present, name, parent: top), resolver: self)
+    }
+
+    /// Gives a coordinator on the way to the page its root page when it shows pages and has none: a coordinator
+    /// that is started shows something. A root page that needs arguments (the validator rejects it) is left out.
+    func showRootPage(of coordinator: Int, walk: inout Walk) {
+        let name = names[coordinator]
+        guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stacks[name] == nil else { return }
+        guard let root = rootPages[coordinator] else {
+            if let definition = graph.coordinators[coordinator].pages.first {
+                walk.note("root page \(definition.id) of \(name) needs arguments: left out")
+            }
+            return
+        }
+        walk.note("\(name) is on the way to the page: it shows its root page \(root)")
+        walk.emit(Step(.setRoot, name, page: root), resolver: self)
+    }
+
     /// Dismisses, top-most first, the presented coordinators of the visible path at index `index` or above.
     func dismissPresented(downTo index: Int, walk: inout Walk) {
         var i = walk.state.path.count - 1
         while i >= index, i >= 0 {
+            walk.visits += 1
             if i < walk.state.path.count {
                 let name = walk.state.path[i]
                 if let kind = kind(of: name), kind.isPresented {
@@ -46,6 +90,7 @@ extension Resolver {
 
     /// Enters `child` under `parent`: `selectTab` when needed, then `present`, `activate` or `start`.
     func enter(_ child: Int, parent: Int, walk: inout Walk) {
+        walk.visits += 1
         let childName = names[child]
         let parentName = names[parent]
         if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
@@ -119,6 +164,7 @@ extension Resolver {
         var current = definition
         while let backName = current.back {
             let id = PageID(coordinator: page.id.coordinator, name: backName)
+            walk.visits += 1
             guard let below = graph.page(id), id != page.id, !chain.contains(where: { $0.id == id }) else { break }
             guard let value = graph.page(below, argumentsFrom: page) else {
                 walk.note("back page \(id) needs arguments \(page) lacks: the back stack stops there")

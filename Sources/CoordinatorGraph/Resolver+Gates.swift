@@ -13,6 +13,7 @@ extension Resolver {
     /// page's own.
     func firstUnmetCondition(path: [Int], page: PageDefinition, state: DeviceState, walk: inout Walk) -> Gate? {
         for (i, coordinator) in path.enumerated() {
+            walk.visits += 1
             for condition in requirements[coordinator] where !state.isSatisfied(condition) {
                 walk.note("gated: \(names[coordinator]) requires \(condition), not satisfied")
                 return Gate(condition: condition, coordinatorIndex: i)
@@ -49,6 +50,7 @@ extension Resolver {
                 condition = required
                 provider = next
                 hops += 1
+                walk.visits += 1
                 continue search
             }
             break
@@ -70,6 +72,7 @@ extension Resolver {
         let parentName: String
         if declaresParents[provider] {
             let valid = parentIndices[provider]
+            walk.visits += walk.state.path.count
             let visible = walk.state.path.lastIndex { name in indexByName[name].map(valid.contains) ?? false }
             if let j = visible {
                 dismissPresented(downTo: j + 1, walk: &walk)
@@ -92,9 +95,7 @@ extension Resolver {
             walk.note("present \(providerName) over the current top \(parentName)")
         }
         walk.emit(Step(.present, providerName, parent: parentName), resolver: self)
-        if let rootDefinition = graph.coordinators[provider].pages.first,
-            let root = graph.page(rootDefinition, argumentsFrom: Page(id: rootDefinition.id))
-        {
+        if let root = rootPages[provider] {
             walk.emit(Step(.display, providerName, page: root), resolver: self)
         }
         return found
@@ -124,6 +125,17 @@ extension Resolver {
     public func flowFinished(
         _ coordinator: String, state: DeviceState, now: Timestamp, metadata: DecisionMetadata, explain: Bool = false
     ) throws(ResolveError) -> FlowFinishedResult {
+        var visits = 0
+        return try flowFinished(
+            coordinator, state: state, now: now, metadata: metadata, explain: explain, visits: &visits)
+    }
+
+    /// ``flowFinished(_:state:now:metadata:explain:)``, adding to `visits` how many coordinators the walk looked at
+    /// when the pending page is routed again.
+    func flowFinished(
+        _ coordinator: String, state: DeviceState, now: Timestamp, metadata: DecisionMetadata, explain: Bool,
+        visits: inout Int
+    ) throws(ResolveError) -> FlowFinishedResult {
         guard let index = indexByName[coordinator] else {
             throw ResolveError(
                 code: .unknownCoordinator, subject: coordinator,
@@ -141,6 +153,7 @@ extension Resolver {
                 message: "'\(coordinator)' is not presented on this device; nothing to finish")
         }
         var walk = Walk(state: state, explain: explain)
+        defer { visits += walk.visits }
         for condition in provides where !walk.state.isSatisfied(condition) { walk.state.conditions.append(condition) }
         walk.note("\(coordinator) finished: " + provides.joined(separator: ", ") + " satisfied")
         activateRoot(walk: &walk)

@@ -21,6 +21,7 @@ extension Resolver {
             var best = -1
             var bestRank = (tier: Int.max, order: Int.max, position: Int.max)
             for (position, parent) in parents.enumerated() where depths[parent] >= 0 && !reversed.contains(parent) {
+                walk.visits += 1
                 let name = names[parent]
                 let rank: (tier: Int, order: Int, position: Int)
                 if let visible = state.path.lastIndex(of: name) {

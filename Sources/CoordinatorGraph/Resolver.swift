@@ -16,7 +16,10 @@ import DeepLink
 /// ## Steps (contract)
 ///
 /// A *cold start* is a decision for a device whose visible path is empty (never seen, or nothing on screen).
-/// V is the device's visible path. A routed, fallback or resumed decision's steps are, in this order:
+/// A resumed decision is a cold start too when the device shows nothing but part of the way to the page (every
+/// started coordinator is on the path and shows at most its root page): a page gated on a cold start resumes as
+/// that cold start would have routed it. V is the device's visible path. A routed, fallback or resumed decision's
+/// steps are, in this order:
 ///
 /// 1. `activate app`: always first (the root is brought to the front).
 /// 2. `dismiss X` for each presented coordinator (`modal`, `flow`) of V above the point where V leaves the
@@ -26,6 +29,16 @@ import DeepLink
 ///    modal or flow, else `activate X` when X is started (reused: a tab keeps its stack), else `start X parent P`.
 ///    A coordinator already visible on the path gets no step; when the whole path is visible but the owner has
 ///    (non-presented) coordinators above it, `activate owner` brings it to the front.
+///
+///    Where V leaves the path at a modal or flow X that does not declare `parents` (it is some coordinator's
+///    child), X is presented over the current context, as a gate's provider is: step 2 dismisses nothing and the
+///    step is `present X parent T`, T the top of V, so that dismissing X shows again what was under it. When X is
+///    in V already, it is reused instead: the presented coordinators above it are dismissed (and `activate X`
+///    when others are still above it).
+///
+///    Each coordinator entered before the owner that shows pages (`stack`, `modal`, `flow`) and has none gets
+///    `setRoot X rootPage` right after it is entered: its first declared page with default arguments. A stack
+///    that is started shows something.
 /// 4. The owner's page stack, when the page is not already its top:
 ///    - the page (same arguments) is in the stack: `popTo` it;
 ///    - the stack is empty: `setRoot` the bottom page and `push` the others of the synthesized back stack, bottom
@@ -84,6 +97,9 @@ public struct Resolver: Sendable {
     let depths: [Int]
     /// The first provider of each condition, in declaration order.
     let firstProvider: [String: Int]
+    /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
+    /// has no default.
+    let rootPages: [Page?]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -124,6 +140,9 @@ public struct Resolver: Sendable {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
         }
         firstProvider = providers
+        rootPages = coordinators.map { c in
+            c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
+        }
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
@@ -141,9 +160,21 @@ public struct Resolver: Sendable {
         _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome = .routed,
         metadata: DecisionMetadata, explain: Bool = false
     ) throws(ResolveError) -> Resolution {
+        var visits = 0
+        return try resolve(
+            page, state: state, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
+    }
+
+    /// ``resolve(_:state:now:outcome:metadata:explain:)``, adding to `visits` how many coordinators the walk looked
+    /// at (for tests: the work does not depend on the size of the graph).
+    func resolve(
+        _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata,
+        explain: Bool, visits: inout Int
+    ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
         var walk = Walk(state: state ?? .initial, explain: explain)
         if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
+        defer { visits += walk.visits }
         let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
         return Resolution(decision: decision, state: walk.state)
     }
@@ -163,7 +194,8 @@ public struct Resolver: Sendable {
                 message: "'\(page.id.coordinator)' cannot be reached from '\(names[rootIndex])'; declare it as a child")
         }
         walk.note("path: " + path.map { names[$0] }.joined(separator: " → "))
-        let coldStart = walk.state.path.isEmpty
+        let coldStart =
+            walk.state.path.isEmpty || (outcome == .resumed && showsNothingButTheWay(to: path, walk: &walk))
         activateRoot(walk: &walk)
         var pending: Pending?
         let reported: Decision.Outcome
@@ -195,6 +227,20 @@ public struct Resolver: Sendable {
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
             path: path.map { names[$0] }, steps: walk.steps, pending: pending, trace: walk.trace,
             createdAt: now)
+    }
+
+    /// True when the device shows nothing but part of the way to the page: every started coordinator is on `path`
+    /// and shows at most its root page. A pending page gated on a cold start resumes from such a state, and is
+    /// resumed as a cold start (its owner's stack built from the root page up).
+    func showsNothingButTheWay(to path: [Int], walk: inout Walk) -> Bool {
+        for name in walk.state.started {
+            walk.visits += 1
+            guard let index = indexByName[name], path.contains(index) else { return false }
+            let stack = walk.state.stack(of: name)
+            guard stack.count <= 1 else { return false }
+            if let page = stack.first, page.id != graph.coordinators[index].pages.first?.id { return false }
+        }
+        return true
     }
 
     /// Emits `activate app` unless the walk already starts with it.
@@ -266,6 +312,9 @@ struct Walk {
     var state: DeviceState
     var steps: [Step] = []
     var trace: [String]?
+    /// How many coordinators the walk looked at: parents weighed, coordinators checked, entered or dismissed (for
+    /// tests: it must not grow with the graph).
+    var visits = 0
 
     init(state: DeviceState, explain: Bool) {
         self.state = state

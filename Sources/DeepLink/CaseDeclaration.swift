@@ -162,6 +162,12 @@ struct DeclarationParser {
         if existing.contains(where: { $0.label == label }) {
             throw error(.duplicateLabel, at: labelOffset, "label '\(label)' is declared twice")
         }
+        skipSpaces()
+        if current != ":", isTypeName(label) {
+            throw error(
+                .unexpectedText, at: labelOffset,
+                "parameters need labels: write '\(labelled())'")
+        }
         try expect(":", "':' after '\(label)'")
         let (typeOffset, typeName) = try identifier("type name")
         let type: ParameterType
@@ -187,6 +193,40 @@ struct DeclarationParser {
             throw error(.invalidDefault, at: defaultOffset, "invalid default for '\(label): \(type)'; \(example(type))")
         }
         return Parameter(label: label, type: type, defaultValue: value)
+    }
+
+    /// True for a built-in type or one declared under `types:`.
+    func isTypeName(_ name: String) -> Bool {
+        ["String", "Int", "Bool", "UUID"].contains(name) || types[name] != nil
+    }
+
+    /// The declaration with a label before each parameter written as a bare type: `offer(String)` →
+    /// `offer(id: String)` (`id` for String, Int and UUID, `flag` for Bool, the enum's name in lower camel case).
+    func labelled() -> String {
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else {
+            return text
+        }
+        let parts = text[text.index(after: open)..<close].split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        var used = Set(parts.filter { $0.contains(":") }.compactMap { $0.split(separator: ":").first.map(String.init) })
+        let items = parts.map { part -> String in
+            guard isTypeName(part) else { return part }
+            let base: String
+            switch part {
+            case "String", "Int", "UUID": base = "id"
+            case "Bool": base = "flag"
+            default: base = part.prefix(1).lowercased() + part.dropFirst()
+            }
+            var label = base
+            var n = 2
+            while !used.insert(label).inserted {
+                label = "\(base)\(n)"
+                n += 1
+            }
+            return "\(label): \(part)"
+        }
+        return String(text[..<open]) + "(" + items.joined(separator: ", ") + ")"
     }
 
     func example(_ type: ParameterType) -> String {

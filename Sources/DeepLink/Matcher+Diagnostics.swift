@@ -1,38 +1,56 @@
 extension Matcher {
     /// Static analysis of the route table: identical patterns (an error) and patterns shadowed by earlier ones (a
-    /// warning), each naming both route indices.
+    /// warning), each naming both patterns and pages (``PatternDiagnostic/route`` and
+    /// ``PatternDiagnostic/earlierRoute`` give their indices).
     ///
     /// Two patterns are identical when they have the same shape: the same literals, parameter types and catch-all
     /// at each segment, and the same query keys with the same types (names do not matter). A later pattern is
-    /// shadowed when it has the path shape of an earlier one and every link it matches also satisfies the earlier
-    /// one's query bindings, so the earlier route always wins. Because precedence goes segment by segment, patterns
-    /// of different path shapes never shadow each other.
+    /// shadowed when every link it matches is taken by an earlier one: either it has the path shape of the earlier
+    /// one and every link it matches also satisfies the earlier one's query bindings, or the two part where each has
+    /// an enum parameter, the later enum's cases are all cases of the earlier one (tried first), and from there on
+    /// every segment the later pattern accepts the earlier one accepts too.
     public func diagnostics() -> [PatternDiagnostic] {
         var out: [PatternDiagnostic] = []
         var firstByShape: [RouteShape: Int] = [:]
         var byPath: [[ShapeElement]: [Int]] = [:]
+        var shapes: [RouteShape] = []
+        shapes.reserveCapacity(routes.count)
+        for route in routes { shapes.append(RouteShape(route)) }
+        let enums = EnumBranches(shapes)
         for (index, route) in routes.enumerated() {
-            let shape = RouteShape(route)
+            let shape = shapes[index]
             if let earlier = firstByShape[shape] {
                 out.append(
                     PatternDiagnostic(
                         kind: .identical, route: index, earlierRoute: earlier,
-                        message: "pattern '\(route.pattern)' of \(route.page) (route \(index)) has the same shape as "
-                            + "'\(routes[earlier].pattern)' of \(routes[earlier].page) (route \(earlier)); "
-                            + "remove one or make them differ"))
+                        message: "pattern '\(route.pattern)' of \(route.page) has the same shape as "
+                            + "'\(routes[earlier].pattern)' of \(routes[earlier].page); remove one or make them differ")
+                )
                 continue
             }
             firstByShape[shape] = index
-            for earlier in byPath[shape.path, default: []] where shadows(earlier, index) {
+            defer { byPath[shape.path, default: []].append(index) }
+            if let earlier = byPath[shape.path, default: []].first(where: { shadows($0, index) }) {
                 out.append(
                     PatternDiagnostic(
                         kind: .shadowed, route: index, earlierRoute: earlier,
-                        message: "pattern '\(route.pattern)' of \(route.page) (route \(index)) never matches: "
-                            + "'\(routes[earlier].pattern)' of \(routes[earlier].page) (route \(earlier)) takes every "
-                            + "link it matches; declare it first or make it more specific"))
-                break
+                        message: "pattern '\(route.pattern)' of \(route.page) never matches: "
+                            + "'\(routes[earlier].pattern)' of \(routes[earlier].page) takes every link it matches; "
+                            + "declare it first or make it more specific"))
+                continue
             }
-            byPath[shape.path, default: []].append(index)
+            if let (earlier, position) = enums.shadowing(index, shapes: shapes, matcher: self) {
+                guard case .parameter(let later) = shape.path[position],
+                    case .parameter(let wider) = shapes[earlier].path[position]
+                else { continue }
+                out.append(
+                    PatternDiagnostic(
+                        kind: .shadowed, route: index, earlierRoute: earlier,
+                        message: "pattern '\(route.pattern)' of \(route.page) never matches: "
+                            + "'\(routes[earlier].pattern)' of \(routes[earlier].page) takes every link it matches, "
+                            + "because every case of \(later) is also a case of \(wider), which is tried first; "
+                            + "make the patterns differ by a literal segment"))
+            }
         }
         return out
     }
@@ -91,5 +109,65 @@ struct RouteShape: Hashable {
         }
         query = Set(
             route.pattern.query.map { QueryKey(key: $0.key, type: declaration.parameter($0.name)?.type ?? .string) })
+    }
+}
+
+/// Routes that have an enum parameter, grouped by the path before it, for finding patterns shadowed through enums
+/// of overlapping cases (`/p/{s}` with `Sort` before `/p/{o}` with `Order`, both `[price, rating]`).
+struct EnumBranches {
+    /// Path prefix up to an enum position (exclusive) → the routes with an enum there, in declaration order.
+    var byPrefix: [[ShapeElement]: [Int]] = [:]
+    /// Path prefix up to and including an enum position → the first route through it: the matcher tries the
+    /// typed branches of a segment in that order.
+    var firstThrough: [[ShapeElement]: Int] = [:]
+
+    init(_ shapes: [RouteShape]) {
+        for (index, shape) in shapes.enumerated() {
+            for (position, element) in shape.path.enumerated() {
+                guard case .parameter(.enumeration) = element else { continue }
+                byPrefix[Array(shape.path[..<position]), default: []].append(index)
+                let through = Array(shape.path[...position])
+                if firstThrough[through] == nil { firstThrough[through] = index }
+            }
+        }
+    }
+
+    /// An earlier route that takes every link route `later` matches, parting from it at an enum parameter, and
+    /// that position.
+    func shadowing(_ later: Int, shapes: [RouteShape], matcher: Matcher) -> (Int, Int)? {
+        let l = shapes[later].path
+        for (position, element) in l.enumerated() {
+            guard case .parameter(.enumeration(_, let laterCases)) = element else { continue }
+            let prefix = Array(l[..<position])
+            for earlier in byPrefix[prefix] ?? [] {
+                guard earlier < later else { break }
+                let e = shapes[earlier].path
+                guard e.count == l.count, position < e.count, e[position] != element,
+                    case .parameter(.enumeration(_, let earlierCases)) = e[position],
+                    laterCases.allSatisfy(earlierCases.contains),
+                    let first = firstThrough[Array(e[...position])], let own = firstThrough[Array(l[...position])],
+                    first < own,
+                    zip(e[(position + 1)...], l[(position + 1)...]).allSatisfy(EnumBranches.accepts),
+                    matcher.shadows(earlier, later)
+                else { continue }
+                return (earlier, position)
+            }
+        }
+        return nil
+    }
+
+    /// True when every segment `later` accepts is accepted by `earlier` at the same position.
+    static func accepts(_ earlier: ShapeElement, _ later: ShapeElement) -> Bool {
+        if earlier == later { return true }
+        switch (earlier, later) {
+        case (.parameter(.string), .literal), (.parameter(.string), .parameter):
+            return true
+        case (.parameter(let type), .literal(let text)):
+            return type.convert(Substring(text)) != nil
+        case (.parameter(.enumeration(_, let wide)), .parameter(.enumeration(_, let narrow))):
+            return narrow.allSatisfy(wide.contains)
+        default:
+            return false
+        }
     }
 }

@@ -68,8 +68,42 @@ import Testing
         #expect(
             resumed.lines == [
                 "activate app", "dismiss login", "selectTab main account", "start account in main",
+                "setRoot account account.profile", "push account account.orders",
+                "display account account.order(id: 5)",
+            ])
+    }
+
+    @Test func pageGatedByItsCoordinatorOnAColdStartResumesAsThatColdStartWouldRouteIt() throws {
+        // With the session from the start, a cold start builds profile › orders › order; gated by account and
+        // resumed after login, the device must end up the same way.
+        let order = S.p("account.order", ["id": .int(5)])
+        let direct = try S.resolve(order, DeviceState(conditions: ["session"]))
+        let gated = try S.resolve(order, nil)
+        let result = try finish("login", gated.state)
+        let resumed = try #require(result.decision)
+        #expect(resumed.outcome == .resumed)
+        #expect(Array(resumed.lines.dropFirst(2)) == Array(direct.decision.lines.dropFirst(2)))
+        #expect(result.state == direct.state)
+    }
+
+    @Test func pageGatedOnAKnownDeviceResumesWithTheMinimalDiff() throws {
+        // The device shows the cart: the account tab, started on resume, gets the back chain only, as it would
+        // with the session already there.
+        let state = try S.state(after: [S.p("cart.offer", ["id": .string("A")])])
+        let order = S.p("account.order", ["id": .int(5)])
+        let gated = try S.resolve(order, state)
+        #expect(gated.decision.lines == ["activate app", "present login over cart", "display login login.login"])
+        let resumed = try #require(try finish("login", gated.state).decision)
+        #expect(
+            resumed.lines == [
+                "activate app", "dismiss login", "selectTab main account", "start account in main",
                 "setRoot account account.orders", "display account account.order(id: 5)",
             ])
+        var withSession = state
+        withSession.conditions = ["session"]
+        #expect(
+            Array(try S.resolve(order, withSession).decision.lines.dropFirst())
+                == Array(resumed.lines.dropFirst(2)))
     }
 
     @Test func gateIsPresentedOverTheCurrentTopOfAKnownDevice() throws {
@@ -128,7 +162,7 @@ import Testing
         #expect(
             second.decision?.lines == [
                 "activate app", "dismiss login", "selectTab main magazine", "start magazine in main",
-                "present paywall over magazine", "display paywall paywall.offer",
+                "setRoot magazine magazine.home", "present paywall over magazine", "display paywall paywall.offer",
             ])
         let third = try finish("paywall", second.state)
         #expect(

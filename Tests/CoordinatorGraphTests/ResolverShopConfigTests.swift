@@ -71,7 +71,7 @@ import Testing
         #expect(
             r.decision.steps.map(\.description) == [
                 "activate app", "start main in app", "selectTab main cart", "start cart in main",
-                "present payment over cart", "display payment payment.pay(order: 1)",
+                "setRoot cart cart.cart", "present payment over cart", "display payment payment.pay(order: 1)",
             ])
     }
 
@@ -99,7 +99,7 @@ import Testing
         #expect(
             first.decision.steps.map(\.description) == [
                 "activate app", "start main in app", "selectTab main catalog", "start catalog in main",
-                "present login over catalog", "display login login.login",
+                "setRoot catalog catalog.home", "present login over catalog", "display login login.login",
             ])
         #expect(first.decision.pending?.expiresAt == t0.adding(seconds: 900))
 
@@ -122,6 +122,50 @@ import Testing
                 "display deals deals.deal(id: \"5F0C7E1E-0000-4000-8000-000000000001\")",
             ])
         #expect(third.state.conditions == ["session", "member"])
+    }
+
+    @Test func shopPaymentGatedOnAColdStartHasTheCartBeneathIt() throws {
+        let resolver = try shop()
+        let gated = try resolve(resolver, p("payment.pay", ["order": .int(9)]), nil)
+        #expect(
+            gated.decision.steps.map(\.description) == [
+                "activate app", "start main in app", "selectTab main cart", "start cart in main",
+                "setRoot cart cart.cart", "present login over cart", "display login login.login",
+            ])
+        let finished = try resolver.flowFinished(
+            "login", state: gated.state, now: t0, metadata: DecisionMetadata(id: "2"))
+        #expect(
+            finished.steps.map(\.description) == [
+                "activate app", "dismiss login", "present payment over cart", "display payment payment.pay(order: 9)",
+            ])
+        #expect(finished.state.stack(of: "cart") == [p("cart.cart")])
+        #expect(finished.state.path == ["app", "main", "cart", "payment"])
+    }
+
+    @Test func shopDealForAMemberOnAColdStartShowsTheCatalogBeneath() throws {
+        let resolver = try shop()
+        let r = try resolve(
+            resolver, p("deals.deal", ["id": .uuid(uuid)]), DeviceState(conditions: ["session", "member"]))
+        #expect(
+            r.decision.steps.map(\.description) == [
+                "activate app", "start main in app", "selectTab main catalog", "start catalog in main",
+                "setRoot catalog catalog.home", "start deals in catalog", "setRoot deals deals.deals",
+                "display deals deals.deal(id: \"5F0C7E1E-0000-4000-8000-000000000001\")",
+            ])
+    }
+
+    @Test func shopLoginByItsLinkLeavesTheCartUnderItAndTheNextCartLinkOnlyDisplays() throws {
+        let resolver = try shop()
+        let onCart = try resolve(resolver, p("cart.cart"), nil).state
+        let login = try resolve(resolver, p("login.login"), onCart)
+        #expect(
+            login.decision.steps.map(\.description) == [
+                "activate app", "present login over cart", "display login login.login",
+            ])
+        let finished = try resolver.flowFinished(
+            "login", state: login.state, now: t0, metadata: DecisionMetadata(id: "2"))
+        let cart = try resolve(resolver, p("cart.cart"), finished.state)
+        #expect(cart.decision.steps.map(\.description) == ["activate app", "display cart cart.cart"])
     }
 
     @Test func shopStateRoundTripsThroughJSON() throws {

@@ -49,7 +49,7 @@ import Testing
             """)
         let findings = ConfigTest.findings(yaml)
         #expect(findings.map(ConfigTest.summary) == ["15:36 error duplicate-pattern"])
-        #expect(findings.first?.message.hasSuffix("(the earlier pattern is at 14:22)") == true)
+        #expect(findings.first?.message.hasSuffix("(the earlier pattern is at test.yaml:14:22)") == true)
     }
 
     @Test func identicalPatternsAcrossCoordinatorsAreErrors() {
@@ -71,5 +71,31 @@ import Testing
             """)
         let loaded = try ConfigTest.load(yaml).get()
         #expect(loaded.warnings.map(ConfigTest.summary) == ["15:43 warning shadowed-pattern"])
+    }
+
+    @Test func patternShadowedThroughAnEnumOfTheSameCasesIsAWarningNamingTheEarlierOne() {
+        let yaml = """
+            version: 1
+            app: { name: A, schemes: [a] }
+            types:
+              Sort: [price, rating]
+              Order: [price, rating]
+            coordinators:
+              app: { kind: app, children: [s], root: s }
+              s:
+                kind: stack
+                pages:
+                  home: /home
+                  x(s: Sort): /p/{s}
+                  y(o: Order): /p/{o}
+                  u(id: UUID): /u/{id}
+                  v(id: String): /u/{id}
+
+            """
+        let findings = ConfigTest.findings(yaml)
+        #expect(findings.map(ConfigTest.summary) == ["13:20 warning shadowed-pattern"])
+        #expect(findings.first?.message.hasPrefix("pattern '/p/{o}' of s.y never matches: '/p/{s}' of s.x ") == true)
+        #expect(findings.first?.message.hasSuffix("(the earlier pattern is at test.yaml:12:19)") == true)
+        #expect(findings.first?.message.contains("route") == false)
     }
 }

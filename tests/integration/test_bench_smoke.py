@@ -96,3 +96,22 @@ def test_payload_bench_reads_every_example_format():
             assert figures[0] == "—" and float(figures[1]) > 0
         else:
             assert all(float(value) > 0 for value in figures), row
+
+
+def test_resolver_bench_resolves_every_sample_page():
+    # The in-process resolver benchmark, briefly: three scenarios on config/shop.yaml and on the generated graph,
+    # every resolution succeeds (failures are counted apart and fail the run).
+    result = subprocess.run([BENCH, "resolver", "--rounds", "1", "--decisions", "300"], capture_output=True,
+                            text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[-1] == "failed"
+    rows = [line.split() for line in lines[2:] if line.split() and line.split()[0] in ("shop.yaml", "generated")]
+    scenarios = ("cold start", "with state", "roaming")
+    assert [(row[0], " ".join(row[3:-5])) for row in rows] == [
+        (graph, scenario) for graph in ("shop.yaml", "generated") for scenario in scenarios
+    ]
+    for row in rows:
+        assert int(row[-1]) == 0, row
+        assert int(row[-5]) > 0 and float(row[-2]) > 0, row
+    assert int(rows[3][1]) == 1_000 and int(rows[3][2]) == 10_000

@@ -10,8 +10,9 @@
 ///   `invalid-expression`;
 /// - structure: `missing-app`, `multiple-apps`, `app-has-parent`, `no-children`, `missing-root`, `root-not-child`,
 ///   `unexpected-root`, `unexpected-pages`, `unexpected-provides`, `no-pages`, `duplicate-child`,
-///   `duplicate-parent`, `unknown-coordinator`, `unreachable-coordinator`, `parent-cycle`;
-/// - conditions: `unprovided-condition`, `self-gated`;
+///   `duplicate-parent`, `unknown-coordinator`, `unreachable-coordinator`, `parent-cycle`, `root-page-arguments`
+///   (warning);
+/// - conditions: `unprovided-condition`, `self-gated`, `provider-under-gate`, `condition-cycle`;
 /// - pages: `duplicate-page`, `unknown-page`, `back-other-coordinator`, `back-arguments`, `back-cycle`,
 ///   `unreachable-page` (warning);
 /// - patterns: `pattern-unknown-parameter`, `pattern-unbound-parameter`, `pattern-parameter-type`,

@@ -26,7 +26,7 @@ extension Validator {
             schemes: draft.app?.schemes.map(\.value) ?? [], hosts: draft.app?.hosts.map(\.value) ?? [])
         for d in Matcher(routes: routes, policy: policy).diagnostics() {
             guard locations.indices.contains(d.route), locations.indices.contains(d.earlierRoute) else { continue }
-            let message = "\(d.message) (the earlier pattern is at \(Validator.place(locations[d.earlierRoute])))"
+            let message = "\(d.message) (the earlier pattern is at \(locations[d.earlierRoute]))"
             switch d.kind {
             case .identical: error("duplicate-pattern", at: locations[d.route], message)
             case .shadowed: warning("shadowed-pattern", at: locations[d.route], message)

@@ -56,6 +56,7 @@ extension Validator {
                         "no-pages", at: c.pagesLocation ?? c.name.location,
                         "\(kind.rawValue) coordinator '\(name)' has no pages; declare at least one under 'pages:'")
                 }
+                checkRootPage(of: c, kind: kind)
             }
             if kind == .app, let parent = c.parents.first {
                 error(
@@ -69,6 +70,28 @@ extension Validator {
                 )
             }
         }
+    }
+
+    /// A stack shows its first page when it is started without one (on the way to a child coordinator, or beneath
+    /// a page on a cold start), and a gate presents its provider with its first page: that page should be buildable
+    /// without arguments, so every parameter of it needs a default. A warning: every page still routes (a root
+    /// page may take its arguments from the page above it), but such stacks are built without their root page.
+    private mutating func checkRootPage(of c: CoordinatorDraft, kind: CoordinatorKind) {
+        guard kind == .stack || !c.provides.isEmpty, let root = c.pages.first, let declaration = root.declaration
+        else { return }
+        let needed = declaration.parameters.filter { $0.defaultValue == nil }.map { "'\($0.label)'" }
+        guard !needed.isEmpty else { return }
+        let why =
+            kind == .stack
+            ? "a stack shows its root page when it is started on the way to another page and beneath a page on a "
+                + "cold start, and leaves it out when it cannot build it"
+            : "a gate presents '\(c.name.value)' showing its first page, and shows none when it cannot build it"
+        warning(
+            "root-page-arguments", at: root.location,
+            "the root page '\(root.name)' of '\(c.name.value)' needs \(Validator.list(needed)), which "
+                + (needed.count == 1 ? "has" : "have") + " no default; \(why): give "
+                + (needed.count == 1 ? "it a default" : "them defaults") + " or declare a page without parameters first"
+        )
     }
 
     /// Children and parents name declared coordinators, each once; the app is nobody's child.

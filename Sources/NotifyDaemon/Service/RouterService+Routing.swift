@@ -162,8 +162,9 @@ extension RouterService {
         }
         switch result.status {
         case .expired:
-            let page = result.expired.map { "\($0.page) (expired \($0.expiresAt.rfc3339))" } ?? "the pending page"
-            reply["dropped"] = .string("\(page) expired before \(coordinator) finished")
+            let page =
+                result.expired.map { "\($0.page) expired at \($0.expiresAt.rfc3339)" } ?? "the pending page expired"
+            reply["dropped"] = .string("\(page), before \(coordinator) finished")
         case .gateStopped:
             reply["dropped"] = .string("the pending page waited for another gate, dismissed with \(coordinator)")
         case .resumed, .gated, .nothingPending, .stillWaiting:
