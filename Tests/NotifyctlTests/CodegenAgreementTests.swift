@@ -145,7 +145,7 @@ enum CodegenCorpus {
         let text = (try? String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8)) ?? ""
         var output = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let link = String(decoding: bytes(fromHex: line), as: UTF8.self)
+            let link = String(decoding: bytes(fromHex: line), as: Swift.UTF8.self)
             guard let page = AppLink(link: link) else {
                 output += "-\n"
                 continue
@@ -156,7 +156,8 @@ enum CodegenCorpus {
             if let url = URL(string: link), url.absoluteString == link {
                 urlCheck = AppLink(url: url) == page ? "url-same" : "url-differs"
             }
-            output += page.description + "\t" + (canonical ?? "-") + "\t" + roundTrip + "\t" + urlCheck + "\n"
+            let fields: [String] = [page.description, canonical ?? "-", roundTrip, urlCheck]
+            output += fields.joined(separator: "\t") + "\n"
         }
         FileHandle.standardOutput.write(Data(output.utf8))
 
@@ -379,6 +380,16 @@ enum SwiftToolchain {
         let result = try run(compiler, ["-Onone", "-swift-version", "6", "-o", executable] + names, in: directory)
         try #require(result.status == 0, "swiftc failed:\n\(result.errors.prefix(4000))")
         return executable
+    }
+
+    /// Type-checks `sources` (file name → text) as one module, without building it.
+    static func typecheck(_ sources: [String: String], in directory: URL) throws {
+        let names = sources.keys.sorted()
+        for name in names {
+            try Data((sources[name] ?? "").utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let result = try run(try #require(swiftc), ["-typecheck", "-swift-version", "6"] + names, in: directory)
+        try #require(result.status == 0, "swiftc failed:\n\(result.errors.prefix(4000))")
     }
 
     /// Runs `executable` in `directory` with its output and errors captured in files (no pipe can fill up) kept
