@@ -4,7 +4,7 @@ import JSON
 
 /// `codegen swift CONFIG`: the app's `Page` enums and `AppLink` from the graph.
 extension Command {
-    /// `codegen swift CONFIG [--output DIR] [--layout L] [--public]`.
+    /// `codegen swift CONFIG [-o DIR] [--layout L] [--public]`.
     public static let codegen = Command(
         name: "codegen", summary: "Generate Swift Page enums and AppLink (link parsing and printing) for the app",
         arguments: [
@@ -16,10 +16,10 @@ extension Command {
             Writes one Swift file that imports only Foundation: an enum per `types:` entry, a `Page` enum per
             coordinator with the config's cases and associated values, and `AppLink`, whose `init?(url:)` matches
             a link exactly as notifyd does and whose `url` prints a page's canonical link.
-            Without --output the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
+            Without -o (--output) the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
             untouched when already up to date (with --json, a line of JSON says which). See docs/codegen.md.
             """,
-        group: .offline, synopsis: "codegen swift CONFIG"
+        group: .offline, synopsis: "codegen swift CONFIG [-o DIR]"
     ) { invocation, context throws(NotifyctlError) in
         let language = invocation.arguments[0]
         guard language == "swift" else {
@@ -55,9 +55,9 @@ extension Command {
 }
 
 extension OptionSpec {
-    /// `--output DIR` of `codegen`.
+    /// `-o DIR`, `--output DIR` of `codegen`.
     public static let codegenOutput = OptionSpec(
-        "output", value: .text(placeholder: "DIR"),
+        "output", short: "o", value: .text(placeholder: "DIR"),
         help: "Write \(SwiftGenerator.fileName) into DIR (created if missing) instead of standard output")
     /// `--layout L` of `codegen`.
     public static let codegenLayout = OptionSpec(
