@@ -70,15 +70,17 @@ extension OptionSpec {
 
 /// Writes generated text to a file, leaving an identical file alone so that builds do not redo work.
 enum GeneratedFile {
-    /// Writes `text` to `directory/name`; returns the path and whether the file changed.
+    /// Writes `text` to `directory/name`; returns the path, as given (relative when `directory` is), and whether
+    /// the file changed.
     static func write(
         _ text: String, to directory: String, name: String
     ) throws(NotifyctlError) -> (
         path: String, changed: Bool
     ) {
         let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name)
+        let shown = directory.hasSuffix("/") ? directory + name : directory + "/" + name
         let data = Data(text.utf8)
-        if FileManager.default.contents(atPath: url.path) == data { return (url.path, false) }
+        if FileManager.default.contents(atPath: url.path) == data { return (shown, false) }
         do {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: directory, isDirectory: true), withIntermediateDirectories: true)
@@ -88,6 +90,6 @@ enum GeneratedFile {
                 "cannot write '\(SafeText.clean(url.path))': \(error.localizedDescription)",
                 notes: ["check that '\(SafeText.clean(directory))' is a writable directory"])
         }
-        return (url.path, true)
+        return (shown, true)
     }
 }
