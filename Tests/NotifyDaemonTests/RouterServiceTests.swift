@@ -99,7 +99,7 @@ import Varlink
         // `kept` shows no cart.offer any more; `renamed` still has it on the cart's stack.
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://cart"])
         let renamed = try Fixture.shopConfig().replacingOccurrences(
-            of: "offer(id: String): [/offers/{id}", with: "deal(id: String): [/offers/{id}"
+            of: "\"offer(id: String)\": [\"/offers/{id}\"", with: "\"deal(id: String)\": [\"/offers/{id}\""
         ).replacingOccurrences(of: "cart.offer(id: \"SUMMER\")", with: "cart.deal(id: \"SUMMER\")")
         try f.directory.write(Array(renamed.utf8), to: "notifyd.yaml")
         #expect(try f.call("Reload")["parameters"]?["generation"] == .int(2))

@@ -79,6 +79,16 @@ import Testing
         #expect(explain.value(.format) == "link")
     }
 
+    @Test(arguments: [
+        ["codegen", "swift", "c.yaml", "-o", "Gen"], ["codegen", "swift", "c.yaml", "-oGen"],
+        ["codegen", "-o", "Gen", "swift", "c.yaml"], ["codegen", "swift", "c.yaml", "--output=Gen"],
+    ])
+    func codegenOutputHasTheShortSpellingO(_ line: [String]) throws {
+        let parsed = try invocation(line)
+        #expect(parsed.value(.codegenOutput) == "Gen")
+        #expect(parsed.arguments == ["swift", "c.yaml"])
+    }
+
     @Test func doubleDashEndsOptions() throws {
         let parsed = try invocation(["resolve", "--", "--not-an-option"])
         #expect(parsed.arguments == ["--not-an-option"])
@@ -150,6 +160,31 @@ import Testing
             message: "unknown option '--limit'; give it after the command, e.g. 'notifyctl history --limit'"),
         Mistake(
             line: ["send", "-x"], message: "unknown option '-x'; options are long, e.g. '--device D' (see --help)"),
+        Mistake(
+            line: ["send", "x.json", "-o", "out"],
+            message: "unknown option '-o'; options are long, e.g. '--device D' (see --help)"),
+        Mistake(
+            line: ["codegen", "swift", "c.yaml", "-x"],
+            message: "unknown option '-x' for 'codegen'; its short options are '-h' and '-o', the others are long "
+                + "(see --help)"),
+        Mistake(line: ["codegen", "swift", "c.yaml", "-o"], message: "'-o' needs a value: -o DIR"),
+        Mistake(line: ["codegen", "swift", "c.yaml", "-o", "--public"], message: "'-o' needs a value: -o DIR"),
+        Mistake(
+            line: ["-o", "Gen", "codegen", "swift", "c.yaml"],
+            message: "unknown option '-o'; give it after the command, e.g. 'notifyctl codegen -o'"),
+        Mistake(line: ["send", "x.json", "-hx"], message: "'-h' is a flag and takes no value"),
+        Mistake(
+            line: ["validate", "c.yaml", "--socket", "/s"],
+            message: "'validate' works without the daemon and does not take '--socket'"),
+        Mistake(
+            line: ["--socket", "/s", "graph", "c.yaml"],
+            message: "'graph' works without the daemon and does not take '--socket'"),
+        Mistake(
+            line: ["codegen", "swift", "c.yaml", "--socket=/s"],
+            message: "'codegen' works without the daemon and does not take '--socket'"),
+        Mistake(
+            line: ["completion", "bash", "--socket", "/s"],
+            message: "'completion' works without the daemon and does not take '--socket'"),
     ])
     func mistakesAreUsageErrorsThatSayWhatWasWrong(_ mistake: Mistake) {
         let error = usageError(mistake.line)

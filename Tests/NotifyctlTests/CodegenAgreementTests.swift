@@ -27,7 +27,27 @@ struct CodegenAgreementTests {
         var corpus = CodegenCorpus.canonicalLinks(graph).enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         corpus += CodegenCorpus.mutations(graph).enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         corpus += generator.links(for: graph, count: 3000)
-        try expectAgreement(graph, corpus: corpus, minimumMatches: 1500)
+        // `String` parameters and catch-alls at the root take almost any path: refusals come from schemes, hosts and
+        // escapes here, and from types and literals in the graph below.
+        corpus += generator.nonMatchingLinks(for: graph, count: 2400)
+        let counts = try expectAgreement(graph, corpus: corpus, minimumMatches: 1500)
+        #expect(
+            counts.refused * 100 >= corpus.count * 15, "only \(counts.refused) of \(corpus.count) links are refused")
+    }
+
+    @Test func largeGraphOfTypedParametersAgreesWithTheDaemonOnValuesOfTheWrongType() throws {
+        var generator = LargeGraphGenerator(seed: 0x0B0E_7E5E)
+        generator.allowsStrings = false
+        let text = generator.config(coordinators: 6, pagesPerCoordinator: 30)
+        let graph = try CodegenCorpus.load(text: text, file: "typed.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph).enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        corpus += generator.links(for: graph, count: 1500)
+        let refusals = generator.nonMatchingLinks(for: graph, count: 1000, kinds: [.wrongType, .unknownLiteral])
+        #expect(refusals.count == 1000, "only \(refusals.count) links with a wrong type or literal are refused")
+        corpus += refusals
+        let counts = try expectAgreement(graph, corpus: corpus, minimumMatches: 800)
+        #expect(
+            counts.refused * 100 >= corpus.count * 15, "only \(counts.refused) of \(corpus.count) links are refused")
     }
 
     /// Keywords as names, non-ASCII names and literals, escapes in string defaults, a root pattern, a UUID default.
@@ -87,8 +107,18 @@ struct CodegenAgreementTests {
         _ = try SwiftToolchain.compile(["AppLink.swift": source, "main.swift": app], in: directory)
     }
 
-    /// Generates, compiles and runs the driver over `corpus`; every line must equal the daemon's.
-    func expectAgreement(_ graph: Graph, corpus: [String], minimumMatches: Int) throws {
+    /// How a corpus went: links that opened a page, links refused, and matched links whose canonical link was
+    /// printed and opened the same page again.
+    struct AgreementCounts {
+        var matched = 0
+        var refused = 0
+        var roundTrips = 0
+    }
+
+    /// Generates, compiles and runs the driver over `corpus`; every line must equal the daemon's, and every page the
+    /// daemon can print a canonical link for must print it (as `link` and `url`) and open the same page from it.
+    @discardableResult
+    func expectAgreement(_ graph: Graph, corpus: [String], minimumMatches: Int) throws -> AgreementCounts {
         let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "test.yaml")).generate()
         let directory = try SwiftToolchain.temporaryDirectory()
         // NOTIFYCTL_KEEP_CODEGEN=1 keeps the generated file, driver and corpus for a look after a failure.
@@ -103,31 +133,49 @@ struct CodegenAgreementTests {
         let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         try #require(lines.count == corpus.count, "the driver printed \(lines.count) lines for \(corpus.count) links")
         var mismatches: [String] = []
-        var matched = 0
+        var counts = AgreementCounts()
         for (link, line) in zip(corpus, lines) {
             let expected = CodegenCorpus.daemonLine(graph, link)
-            if expected != "-" { matched += 1 }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             let generated = fields.prefix(3).joined(separator: "\t")
             if generated != expected {
                 mismatches.append("\(CodegenCorpus.show(link)):\n  daemon:    \(expected)\n  generated: \(generated)")
             }
+            guard expected != "-" else {
+                counts.refused += 1
+                continue
+            }
+            counts.matched += 1
             if fields.count > 3, fields[3] == "url-differs" {
                 mismatches.append("\(CodegenCorpus.show(link)): AppLink(url:) differs from AppLink(link:)")
+            }
+            let daemon = expected.split(separator: "\t", omittingEmptySubsequences: false)
+            guard daemon.count == 3, daemon[1] != "-" else { continue }
+            // The daemon prints a canonical link for this page: printing must work and come back to the same page.
+            if daemon[2] != "same" || fields.count < 5 || fields[2] != "same" || fields[4] != "url-round-trip" {
+                let what = fields.count < 5 ? "no url check" : "link \(fields[1]): \(fields[2]), url: \(fields[4])"
+                mismatches.append("\(CodegenCorpus.show(link)): printing does not round-trip (\(what))")
+            } else {
+                counts.roundTrips += 1
             }
         }
         let shown = mismatches.prefix(15).joined(separator: "\n")
         if !mismatches.isEmpty {
             Issue.record("\(mismatches.count) of \(corpus.count) links differ; the first ones:\n\(shown)")
         }
-        #expect(matched >= minimumMatches, "only \(matched) links matched a page; the corpus is too thin")
+        #expect(counts.matched >= minimumMatches, "only \(counts.matched) links matched a page; the corpus is too thin")
+        #expect(
+            counts.roundTrips * 4 >= counts.matched * 3,
+            "only \(counts.roundTrips) of \(counts.matched) matched links printed a canonical link that round-trips")
+        return counts
     }
 }
 
 /// Links and expectations for the agreement tests.
 enum CodegenCorpus {
     /// Reads links (hex-encoded UTF-8, one per line) and prints, per link, `description TAB canonical TAB
-    /// round-trip TAB url-check`, or `-` when the link opens no page.
+    /// round-trip TAB url-check TAB printed-url`, or `-` when the link opens no page. `printed-url` says whether
+    /// `url` is the canonical link and opens the same page again (`-` for a page without a canonical link).
     static let driverSource = #"""
         import Foundation
 
@@ -145,7 +193,7 @@ enum CodegenCorpus {
         let text = (try? String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8)) ?? ""
         var output = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let link = String(decoding: bytes(fromHex: line), as: UTF8.self)
+            let link = String(decoding: bytes(fromHex: line), as: Swift.UTF8.self)
             guard let page = AppLink(link: link) else {
                 output += "-\n"
                 continue
@@ -156,7 +204,17 @@ enum CodegenCorpus {
             if let url = URL(string: link), url.absoluteString == link {
                 urlCheck = AppLink(url: url) == page ? "url-same" : "url-differs"
             }
-            output += page.description + "\t" + (canonical ?? "-") + "\t" + roundTrip + "\t" + urlCheck + "\n"
+            var printed = "-"
+            if let canonical {
+                if let url = page.url {
+                    let same = url.absoluteString == canonical && AppLink(url: url) == page
+                    printed = same ? "url-round-trip" : "url-different"
+                } else {
+                    printed = "url-nil"
+                }
+            }
+            let fields: [String] = [page.description, canonical ?? "-", roundTrip, urlCheck, printed]
+            output += fields.joined(separator: "\t") + "\n"
         }
         FileHandle.standardOutput.write(Data(output.utf8))
 
@@ -390,6 +448,16 @@ enum SwiftToolchain {
         let result = try run(compiler, ["-Onone", "-swift-version", "6", "-o", executable] + names, in: directory)
         try #require(result.status == 0, "swiftc failed:\n\(result.errors.prefix(4000))")
         return executable
+    }
+
+    /// Type-checks `sources` (file name → text) as one module, without building it.
+    static func typecheck(_ sources: [String: String], in directory: URL) throws {
+        let names = sources.keys.sorted()
+        for name in names {
+            try Data((sources[name] ?? "").utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let result = try run(try #require(swiftc), ["-typecheck", "-swift-version", "6"] + names, in: directory)
+        try #require(result.status == 0, "swiftc failed:\n\(result.errors.prefix(4000))")
     }
 
     /// Runs `executable` in `directory` with its output and errors captured in files (no pipe can fill up) kept

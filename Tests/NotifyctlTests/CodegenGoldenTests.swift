@@ -59,7 +59,7 @@ import Testing
         let written = try String(contentsOf: file, encoding: .utf8)
         #expect(written == Fixtures.run(["codegen", "swift", "config/shop.yaml"]).output)
         let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
-        let second = Fixtures.run(["codegen", "swift", "config/shop.yaml", "--output", target])
+        let second = Fixtures.run(["codegen", "swift", "config/shop.yaml", "-o", target])
         #expect(second.output == "\(target)/AppLink.swift: up to date\n")
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == modified)
     }

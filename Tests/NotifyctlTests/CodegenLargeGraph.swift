@@ -28,6 +28,9 @@ struct SplitMix {
 /// same positions, query bindings with and without defaults, literals that need escapes. Patterns of identical shape are avoided (the validator rejects them); shadowed ones are kept.
 struct LargeGraphGenerator {
     var random: SplitMix
+    /// False for a graph of literals and typed parameters only (no `String` parameter, no catch-all), where a value
+    /// of the wrong type or an unknown literal is refused instead of falling through to a `String` pattern.
+    var allowsStrings = true
 
     init(seed: UInt64) {
         random = SplitMix(state: seed)
@@ -83,7 +86,7 @@ struct LargeGraphGenerator {
                     let literal = random.pick(Self.literals)
                     path.append(literal)
                     shape.append("=" + (literal.removingPercentEncoding ?? literal))
-                } else if roll < 68 {
+                } else if roll < 68 || !allowsStrings {
                     let type = random.pick(Self.typeNames)
                     parameters.append("p\(d): \(type)")
                     path.append("{p\(d)}")
@@ -103,7 +106,7 @@ struct LargeGraphGenerator {
             var keys = Self.queryKeys
             for q in 0..<random.int(3) {
                 let key = keys.remove(at: random.int(keys.count))
-                let type = random.pick(Self.typeNames + ["String"])
+                let type = random.pick(Self.typeNames + (allowsStrings ? ["String"] : []))
                 var parameter = "q\(q): \(type)"
                 if random.chance(65) { parameter += " = " + defaultValue(type) }
                 parameters.append(parameter)
@@ -111,7 +114,7 @@ struct LargeGraphGenerator {
                 queryShape.append((key.removingPercentEncoding ?? key) + ":" + type)
             }
             if random.chance(10) {
-                let type = random.pick(Self.typeNames + ["String"])
+                let type = random.pick(Self.typeNames + (allowsStrings ? ["String"] : []))
                 parameters.append("u0: \(type) = " + defaultValue(type))
             }
             let key = shape.joined(separator: "/") + "?" + queryShape.sorted().joined(separator: "&")
@@ -214,5 +217,93 @@ struct LargeGraphGenerator {
             }
         }
         return out
+    }
+
+    /// How a link is made not to match.
+    enum Refusal: CaseIterable {
+        /// A scheme or host the app does not declare.
+        case foreign
+        /// A malformed escape or a control character.
+        case broken
+        /// A path value that does not convert to its parameter's type.
+        case wrongType
+        /// A literal segment changed, or an extra segment.
+        case unknownLiteral
+    }
+
+    /// `count` links the graph must refuse, made in turn in each of `kinds`. Each starts from a pattern's link; one
+    /// that another pattern still matches (a `String` parameter or a catch-all takes almost anything) is dropped, so
+    /// every link kept is one the daemon's matcher refuses. Fewer than `count` when too few could be made.
+    mutating func nonMatchingLinks(
+        for graph: Graph, count: Int, kinds: [Refusal] = Refusal.allCases
+    ) -> [String] {
+        let routes = graph.matcher.routes
+        let foreign = [
+            "bigx://", "big2:", "ftp://", "http://big.example.com/", "https://big.example.org/",
+            "https://evilbig.example.com/", "https://big.example.com.evil.com/", "https://u@big.example.com/",
+            "https://big.example.com:x/", "https://[::1]/", "https://.big.example.com/", "https:big.example.com/",
+        ]
+        let broken = ["%zz", "%", "%C3", "%00", "%7F", "a%2", "%ED%A0%80", "%C0%AF", "%F4%90%80%80", "a\u{1}b"]
+        var out: [String] = []
+        var attempts = 0
+        while out.count < count, attempts < count * 40 {
+            attempts += 1
+            let route = random.pick(routes)
+            var path: [String] = []
+            var typed: [(index: Int, type: ParameterType)] = []
+            var literals: [Int] = []
+            for segment in route.pattern.segments {
+                switch segment {
+                case .literal(let text):
+                    literals.append(path.count)
+                    path.append(CodegenCorpus.encode(text))
+                case .parameter(let name):
+                    let type = route.declaration.parameter(name)?.type ?? .string
+                    if type != .string { typed.append((path.count, type)) }
+                    path.append(Self.values(type)[0])
+                case .catchAll:
+                    path.append("x")
+                }
+            }
+            var query = route.pattern.query.map { binding -> String in
+                let type = route.declaration.parameter(binding.name)?.type ?? .string
+                return CodegenCorpus.encode(binding.key) + "=" + Self.values(type)[0]
+            }
+            var prefix = "/"
+            switch kinds[attempts % kinds.count] {
+            case .foreign:
+                prefix = random.pick(foreign)
+            case .broken:
+                if !path.isEmpty, random.chance(70) {
+                    path[random.int(path.count)] = random.pick(broken)
+                } else {
+                    query.append("k=" + random.pick(broken))
+                }
+            case .wrongType:
+                guard let (index, type) = typed.isEmpty ? nil : random.pick(typed) else { continue }
+                path[index] = random.pick(Self.wrongValues(type))
+            case .unknownLiteral:
+                if !literals.isEmpty, random.chance(60) {
+                    path[random.pick(literals)] = "zz\(random.int(100))"
+                } else {
+                    path.append("extra")
+                }
+            }
+            let link = prefix + path.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+            if graph.matcher.match(link).page == nil { out.append(link) }
+        }
+        return out
+    }
+
+    /// Values that do not convert to `type` (already percent-encoded).
+    static func wrongValues(_ type: ParameterType) -> [String] {
+        switch type {
+        case .int: return ["x", "1.5", "true", "1e3", "0x1F", "9223372036854775808", "-", "%31%2E"]
+        case .bool: return ["1", "yes", "TRUE", "True", "0", "tru"]
+        case .uuid:
+            return ["E621E1F8", "E621E1F8C36C495A93FC0C247A3E6E5F", "g621e1f8-c36c-495a-93fc-0c247a3e6e5f", "1"]
+        case .enumeration(_, let cases): return ["purple", "RED", "Xl", "%72e"] + cases.map { $0 + "x" }
+        case .string: return []
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CoordinatorGraph
+import Foundation
 import JSON
 import NotifyctlCore
 import Testing
@@ -177,5 +178,17 @@ import Testing
         #expect(run.status == .failure)
         #expect(run.errors.hasPrefix("notifyctl: error: broken.yaml: the config has "))
         #expect(run.errors.contains("\n  broken.yaml:12:5: error: "))
+    }
+
+    @Test func offlineDecisionIdsAreTimeOrderedVersion7UUIDsLikeTheDaemons() throws {
+        let random = try #require(UUID(uuidString: "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF"))
+        let id = CommandContext.timeOrderedID(milliseconds: 1_748_779_200_000, random: random)
+        #expect(id == "01972b5c-ee00-7fff-bfff-ffffffffffff")
+        let earlier = CommandContext.timeOrderedID(milliseconds: 1_748_779_199_999)
+        let later = CommandContext.timeOrderedID(milliseconds: 1_748_779_200_001)
+        #expect(earlier < id && id < later)
+        #expect(Array(later)[14] == "7" && "89ab".contains(Array(later)[19]))
+        let standard = CommandContext.standard().makeID()
+        #expect(Array(standard)[14] == "7" && UUID(uuidString: standard) != nil)
     }
 }

@@ -19,7 +19,9 @@ import Testing
             let run = Fixtures.run([command.name, "--help"])
             #expect(run.status == .success)
             #expect(run.output.hasPrefix("Usage: notifyctl \(command.name)"))
-            #expect(run.output.contains("--socket PATH"))
+            #expect(
+                run.output.contains("--socket PATH") == (command.group == .daemon),
+                "only the commands that ask the daemon offer --socket (\(command.name))")
         }
     }
 
@@ -49,6 +51,13 @@ import Testing
                 Usage: notifyctl [--socket PATH] [--json] COMMAND ...
 
                 """)
+    }
+
+    @Test func codegenHelpShowsBothSpellingsOfOutput() {
+        let run = Fixtures.run(["codegen", "-h"])
+        let usage = "Usage: notifyctl codegen [-o DIR] [--layout L] [--public] [--json] LANGUAGE CONFIG\n"
+        #expect(run.output.hasPrefix(usage))
+        #expect(run.output.contains("\n  -o, --output DIR  Write AppLink.swift into DIR"))
     }
 
     @Test func versionPrintsTheVersion() {

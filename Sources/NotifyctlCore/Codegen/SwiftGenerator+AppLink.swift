@@ -140,7 +140,9 @@ extension SwiftGenerator {
         case .int: return "v[\(k)].intValue"
         case .bool: return "v[\(k)].boolValue"
         case .uuid: return "v[\(k)].uuidValue"
-        case .enumeration(let name, _): return "v[\(k)].enumeration(\(SwiftNames.identifier(name)).self)"
+        // The type is named where only a type can be (after `as`): a coordinator of the same name is a case of
+        // AppLink, which would hide the type in an expression.
+        case .enumeration(let name, _): return "v[\(k)].enumeration() as \(SwiftNames.identifier(name))?"
         }
     }
 

@@ -47,7 +47,7 @@ extension SwiftGenerator {
                     if case .enumCase(let v) = self { return v }
                     return nil
                 }
-                func enumeration<T: RawRepresentable>(_ type: T.Type) -> T? where T.RawValue == String {
+                func enumeration<T: Swift.RawRepresentable>() -> T? where T.RawValue == String {
                     caseName.flatMap(T.init(rawValue:))
                 }
             }
@@ -158,7 +158,7 @@ extension SwiftGenerator {
                     } else {
                         nodes[node].terminals.append(index)
                     }
-                    for n in path { nodes[n].firstRoute = min(nodes[n].firstRoute, index) }
+                    for n in path { nodes[n].firstRoute = Swift.min(nodes[n].firstRoute, index) }
                     var sources: [Source] = []
                     for k in page.labels.indices {
                         var source = Source.unbound
@@ -281,13 +281,13 @@ extension SwiftGenerator {
             /// The value of link text as `kind`, or nil when it does not convert.
             static func convert(_ text: [UInt8], _ kind: Kind) -> Value? {
                 switch kind {
-                case .string: return .string(String(decoding: text, as: UTF8.self))
+                case .string: return .string(String(decoding: text, as: Swift.UTF8.self))
                 case .int: return parseInt(text).map(Value.int)
                 case .bool: return text == Array("true".utf8) ? .bool(true) : text == Array("false".utf8) ? .bool(false) : nil
                 case .uuid: return parseUUID(text).map(Value.uuid)
                 case .enumeration(let index):
                     guard table.enumCases[index].contains(text) else { return nil }
-                    return .enumCase(String(decoding: text, as: UTF8.self))
+                    return .enumCase(String(decoding: text, as: Swift.UTF8.self))
                 }
             }
 
@@ -325,11 +325,11 @@ extension SwiftGenerator {
                     raw.append(hi << 4 | lo)
                     i += 2
                 }
-                let bytes: uuid_t = (
-                    raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                    raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
-                )
-                return UUID(uuid: bytes)
+                return UUID(
+                    uuid: (
+                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                    ))
             }
 
             static func hexValue(_ b: UInt8) -> UInt8? {
@@ -483,14 +483,14 @@ extension SwiftGenerator {
             }
 
             /// Compares bytes with ASCII letters folded to lower case; `lower` is lower-case already.
-            static func equalsFolded(_ bytes: ArraySlice<UInt8>, _ lower: [UInt8]) -> Bool {
+            static func equalsFolded(_ bytes: Swift.ArraySlice<UInt8>, _ lower: [UInt8]) -> Bool {
                 guard bytes.count == lower.count else { return false }
-                return zip(bytes, lower).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+                return Swift.zip(bytes, lower).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
             }
 
             /// Decodes `%XX` (and `+` as a space in the query); nil for a bad escape, a control character or
             /// invalid UTF-8.
-            static func decode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
+            static func decode(_ bytes: Swift.ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
                 var out: [UInt8] = []
                 out.reserveCapacity(bytes.count)
                 var i = bytes.startIndex
@@ -618,14 +618,14 @@ extension SwiftGenerator {
                         out += [0x25, digits[Int(b >> 4)], digits[Int(b & 0xF)]]
                     }
                 }
-                return String(decoding: out, as: UTF8.self)
+                return String(decoding: out, as: Swift.UTF8.self)
             }
 
             /// `cart.offer(id: "SUMMER")`, as notifyd describes pages.
             static func describe(page: Int, values: [Value]) -> String {
                 let info = pages[page]
                 guard !values.isEmpty else { return info.id }
-                let arguments = zip(info.labels, values).map { label, value -> String in
+                let arguments = Swift.zip(info.labels, values).map { label, value -> String in
                     switch value {
                     case .string(let s): return label + ": " + quoted(s)
                     case .int(let i): return label + ": " + String(i)

@@ -49,6 +49,10 @@ public struct SwiftGenerator: Sendable {
     /// The name of the generated file when written to a directory.
     public static let fileName = "AppLink.swift"
 
+    /// Names the generated code refers to (`URL`, `String`, `AppLink`, `Routing`, …): no `types:` enum,
+    /// coordinator or page may have one of them, since it would hide what the code means.
+    public static var reservedNames: Set<String> { SwiftNames.reservedTypeNames }
+
     /// One coordinator with pages, with its Swift names and the index of its first page in the page table.
     struct Namespace {
         let coordinator: Coordinator
@@ -95,6 +99,19 @@ public struct SwiftGenerator: Sendable {
                 throw CodegenError(
                     code: .unusableName,
                     message: "coordinator '\(name)' cannot be a case of AppLink in Swift; rename the coordinator")
+            }
+            if SwiftNames.reservedTypeNames.contains(name) {
+                throw CodegenError(
+                    code: .unusableName,
+                    message: "coordinator '\(name)' would become the case AppLink.\(name) and hide the Swift name "
+                        + "'\(name)' that the generated code uses; rename the coordinator")
+            }
+            for page in coordinator.pages where SwiftNames.reservedTypeNames.contains(page.declaration.name) {
+                let page = page.declaration.name
+                throw CodegenError(
+                    code: .unusableName,
+                    message: "page '\(name).\(page)' would become a case of its Page enum and hide the Swift name "
+                        + "'\(page)' that the generated code uses; rename the page")
             }
             if name == "fallback", graph.app.fallback != nil {
                 throw CodegenError(

@@ -15,7 +15,10 @@ enum SwiftNames {
     /// Names that cannot be a case or a type even in backticks, because `.name` means something else in Swift.
     static let unusable: Set<String> = ["self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "_"]
 
-    /// Types the generated code itself refers to; a `types:` enum of the same name would hide them.
+    /// The names the generated code refers to without qualification. A `types:` enum of the same name would hide
+    /// the type everywhere in the file, and an `AppLink` case (a coordinator) or a `Page` case (a page) of the same
+    /// name would hide it inside that enum. Everything else the runtime part uses from the standard library is
+    /// written `Swift.UTF8`, `Swift.zip`, … so that any other name is free.
     static let reservedTypeNames: Set<String> = [
         "AppLink", "Routing", "Page", "String", "Int", "Bool", "UUID", "URL", "UInt8", "Character", "Array",
         "Dictionary", "Optional", "Set", "Substring", "Sendable", "Hashable", "Equatable", "CaseIterable",

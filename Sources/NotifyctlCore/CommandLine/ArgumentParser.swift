@@ -10,9 +10,10 @@ public enum ParseOutcome: Sendable {
 
 /// Parses `notifyctl [OPTIONS] COMMAND [OPTIONS] [ARGUMENTS]` against a command table.
 ///
-/// - Options are long (`--device D`, `--device=D`, `--json`); `-h` is `--help`. They may come before or after
-///   the command name and between arguments; before it only ``OptionSpec/common`` are known (checked against the
-///   command once it is). A repeated option keeps its last value.
+/// - Options are long (`--device D`, `--device=D`, `--json`); a few also have a letter (`-h` for `--help`, `-o DIR`
+///   or `-oDIR` for `--output DIR`). They may come before or after the command name and between arguments; before
+///   it only ``OptionSpec/common`` are known (checked against the command once it is). A repeated option keeps its
+///   last value.
 /// - `--` ends the options; `-` is an argument (standard input).
 /// - `notifyctl help [COMMAND]` is `notifyctl [COMMAND] --help`.
 ///
@@ -65,21 +66,25 @@ public struct ArgumentParser: Sendable {
             if token == "--version" && command == nil {
                 return .version
             }
-            guard token.hasPrefix("--") else {
-                throw .usage(
-                    "unknown option '\(token)'; options are long, e.g. '--device D' (see --help)",
-                    command: command?.name)
-            }
-            let (name, attached) = Self.split(token)
             let known = command?.acceptedOptions ?? OptionSpec.common
-            guard let option = known.first(where: { $0.name == name }) else {
-                throw unknownOption(name, known: known, command: command)
+            let option: OptionSpec
+            let attached: String?
+            if token.hasPrefix("--") {
+                let (name, value) = Self.split(token)
+                guard let found = known.first(where: { $0.name == name }) else {
+                    throw unknownOption(name, known: known, command: command)
+                }
+                (option, attached) = (found, value)
+            } else {
+                (option, attached) = try shortOption(token, known: known, command: command)
             }
+            // Messages name the option as it was typed: `-o` or `--output`.
+            let spelled = token.hasPrefix("--") ? "--\(option.name)" : String(token.prefix(2))
             if option.isFlag {
                 if attached != nil {
-                    throw .usage("'--\(name)' is a flag and takes no value", command: command?.name)
+                    throw .usage("'\(spelled)' is a flag and takes no value", command: command?.name)
                 }
-                flags.insert(name)
+                flags.insert(option.name)
                 continue
             }
             let value: String
@@ -89,20 +94,21 @@ public struct ArgumentParser: Sendable {
                 value = arguments[index]
                 index += 1
             } else {
-                throw .usage(
-                    "'--\(name)' needs a value: \(option.usage)", command: command?.name)
+                let usage = spelled.hasPrefix("--") ? option.usage : option.briefUsage
+                throw .usage("'\(spelled)' needs a value: \(usage)", command: command?.name)
             }
             if let problem = option.problem(with: value) {
                 throw .usage(problem, command: command?.name)
             }
-            values[name] = value
+            values[option.name] = value
         }
 
         if wantsHelp { return .help(command) }
         guard let command else {
             throw .usage("no command given; 'notifyctl --help' lists the commands")
         }
-        for name in flags.union(values.keys) where command.option(named: name) == nil {
+        for name in flags.union(values.keys).sorted() where command.option(named: name) == nil {
+            if name == OptionSpec.socket.name, command.group == .offline { throw offlineSocket(command) }
             throw .usage("'\(command.name)' does not take '--\(name)'", command: command.name)
         }
         try checkCount(positionals, for: command)
@@ -128,7 +134,35 @@ public struct ArgumentParser: Sendable {
         throw .usage(message)
     }
 
+    /// `-o DIR` or `-oDIR`: the option whose letter follows the dash, and the value written with it, if any.
+    func shortOption(
+        _ token: String, known: [OptionSpec], command: Command?
+    ) throws(NotifyctlError) -> (OptionSpec, String?) {
+        let letter = token.dropFirst().first
+        let rest = String(token.dropFirst(2))
+        if let option = known.first(where: { $0.short != nil && $0.short == letter }) {
+            return (option, rest.isEmpty ? nil : rest)
+        }
+        var message = "unknown option '\(token)'"
+        let letters = known.compactMap(\.short).filter { $0 != OptionSpec.help.short }
+        if command == nil, let letter,
+            let owner = commands.first(where: { $0.acceptedOptions.contains { $0.short == letter } })
+        {
+            message += "; give it after the command, e.g. 'notifyctl \(owner.name) -\(letter)'"
+        } else if let command, !letters.isEmpty {
+            let shown = letters.map { "'-\($0)'" }.joined(separator: ", ")
+            message += " for '\(command.name)'; its short options are '-h' and \(shown), the others are long"
+            message += " (see --help)"
+        } else {
+            message += "; options are long, e.g. '--device D' (see --help)"
+        }
+        throw .usage(message, command: command?.name)
+    }
+
     func unknownOption(_ name: String, known: [OptionSpec], command: Command?) -> NotifyctlError {
+        if let command, command.group == .offline, name == OptionSpec.socket.name {
+            return offlineSocket(command)
+        }
         var message = "unknown option '--\(name)'"
         if let command { message += " for '\(command.name)'" }
         if let near = Self.nearest(to: name, among: known.map(\.name)) {
@@ -137,6 +171,11 @@ public struct ArgumentParser: Sendable {
             message += "; give it after the command, e.g. 'notifyctl \(owner.name) --\(name)'"
         }
         return .usage(message, command: command?.name)
+    }
+
+    /// `--socket` given to a command that never asks the daemon.
+    func offlineSocket(_ command: Command) -> NotifyctlError {
+        .usage("'\(command.name)' works without the daemon and does not take '--socket'", command: command.name)
     }
 
     func checkCount(_ positionals: [String], for command: Command) throws(NotifyctlError) {

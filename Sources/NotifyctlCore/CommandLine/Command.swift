@@ -38,7 +38,7 @@ public struct Command: Sendable {
     public let summary: String
     /// The positional arguments, in order.
     public let arguments: [ArgumentSpec]
-    /// The options beyond ``OptionSpec/global``, in the order help lists them.
+    /// The options beyond ``globalOptions``, in the order help lists them.
     public let options: [OptionSpec]
     /// Paragraphs for `notifyctl COMMAND --help`, after the summary.
     public let discussion: String
@@ -66,9 +66,15 @@ public struct Command: Sendable {
         self.body = body
     }
 
+    /// The options of ``OptionSpec/global`` the command takes: all of them, but `--socket` only when the command
+    /// can ask the daemon.
+    public var globalOptions: [OptionSpec] {
+        group == .offline ? OptionSpec.global.filter { $0.name != OptionSpec.socket.name } : OptionSpec.global
+    }
+
     /// Every option the command accepts: its own, then the global ones.
     public var acceptedOptions: [OptionSpec] {
-        options + OptionSpec.global.filter { global in !options.contains { $0.name == global.name } }
+        options + globalOptions.filter { global in !options.contains { $0.name == global.name } }
     }
 
     /// The option named `name` (without dashes), if the command accepts it.
@@ -81,10 +87,11 @@ public struct Command: Sendable {
         arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }.joined(separator: " ")
     }
 
-    /// `notifyctl send [--device D] [--dry-run] [--format F] [--json] FILE|-`.
+    /// `notifyctl send [--device D] [--dry-run] [--format F] [--json] FILE|-`; short spellings where there are
+    /// (`[-o DIR]`).
     public var usage: String {
         var parts = ["notifyctl", name]
-        parts += options.map { "[\($0.usage)]" }
+        parts += options.map { "[\($0.briefUsage)]" }
         if !options.contains(where: { $0.name == OptionSpec.json.name }) { parts.append("[--json]") }
         if !arguments.isEmpty { parts.append(argumentsUsage) }
         return parts.joined(separator: " ")

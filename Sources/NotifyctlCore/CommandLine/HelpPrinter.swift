@@ -66,7 +66,7 @@ public struct HelpPrinter: Sendable {
     }
 
     static func optionLines(_ options: [OptionSpec]) -> String {
-        let shown = options.map { ($0, $0.name == "help" ? "-h, --help" : $0.usage) }
+        let shown = options.map { ($0, $0.fullUsage) }
         let width = shown.map(\.1.count).max() ?? 0
         return shown.map { "  " + padded($0.1, to: width) + "  " + $0.0.help + "\n" }.joined()
     }

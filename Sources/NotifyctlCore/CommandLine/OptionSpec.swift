@@ -1,4 +1,5 @@
-/// One `--option` a command accepts: a flag, or an option with a value that the parser checks.
+/// One `--option` a command accepts: a flag, or an option with a value that the parser checks; a few also have a
+/// one-letter spelling (`-o DIR` for `--output DIR`).
 public struct OptionSpec: Sendable, Hashable {
     /// What the option takes.
     public enum Value: Sendable, Hashable {
@@ -14,14 +15,17 @@ public struct OptionSpec: Sendable, Hashable {
 
     /// The long name without dashes: `device` for `--device`.
     public let name: String
+    /// The one-letter name without its dash, if any: `o` for `-o`.
+    public let short: Character?
     /// What the option takes.
     public let value: Value
     /// One line for `--help`.
     public let help: String
 
     /// An option from its parts.
-    public init(_ name: String, value: Value = .none, help: String) {
+    public init(_ name: String, short: Character? = nil, value: Value = .none, help: String) {
         self.name = name
+        self.short = short
         self.value = value
         self.help = help
     }
@@ -40,6 +44,17 @@ public struct OptionSpec: Sendable, Hashable {
     /// `--device D` or `--json`.
     public var usage: String {
         placeholder.map { "--\(name) \($0)" } ?? "--\(name)"
+    }
+
+    /// The shortest spelling, as usage lines show it: `-o DIR`, else ``usage``.
+    public var briefUsage: String {
+        guard let short else { return usage }
+        return placeholder.map { "-\(short) \($0)" } ?? "-\(short)"
+    }
+
+    /// Both spellings, as option lists show them: `-o, --output DIR`, or `--device D`.
+    public var fullUsage: String {
+        short.map { "-\($0), " + usage } ?? usage
     }
 
     /// Checks `text` against the option's kind; returns why it does not fit, or nil.
@@ -62,21 +77,22 @@ public struct OptionSpec: Sendable, Hashable {
 }
 
 extension OptionSpec {
-    /// `--socket PATH`: the daemon's socket; accepted by every command.
+    /// `--socket PATH`: the daemon's socket; accepted by every command that asks the daemon.
     public static let socket = OptionSpec(
         "socket", value: .text(placeholder: "PATH"),
         help: "The daemon's socket (default: $NOTIFYD_SOCKET if set, else \(Notifyctl.defaultSocketPath))")
     /// `--json`: print the reply as JSON; accepted by every command.
     public static let json = OptionSpec("json", help: "Print the reply as JSON instead of text")
-    /// `--help`: print the command's help; accepted by every command.
-    public static let help = OptionSpec("help", help: "Show this help")
+    /// `-h`, `--help`: print the command's help; accepted by every command.
+    public static let help = OptionSpec("help", short: "h", help: "Show this help")
     /// `--device D`: the device a request is for.
     public static let device = OptionSpec(
         "device", value: .text(placeholder: "D"), help: "The device: steps start from its state, which is updated")
     /// `--dry-run`: decide without changing the device's state or the history.
     public static let dryRun = OptionSpec("dry-run", help: "Decide without changing the device's state")
 
-    /// The options every command accepts, whether given before or after the command name.
+    /// The options every command that asks the daemon accepts, whether given before or after the command name; the
+    /// offline commands (``Command/Group/offline``) take them all but `--socket`.
     public static let global: [OptionSpec] = [.socket, .json, .help]
     /// The options accepted before the command name (checked against the command once it is known).
     public static let common: [OptionSpec] = global + [.device, .dryRun]

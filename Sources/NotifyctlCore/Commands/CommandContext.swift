@@ -52,12 +52,25 @@ public struct CommandContext {
     /// The real process: its environment, file descriptors 1 and 2, the file system, Unix sockets, the wall clock.
     public static func standard() -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
+        let now = { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
         return CommandContext(
             environment: environment, output: FileDescriptorOutput(STDOUT_FILENO),
             errors: FileDescriptorOutput(STDERR_FILENO), terminal: .detect(environment: environment),
-            files: LocalFiles(), connector: SocketConnector(),
-            now: { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) },
-            makeID: { UUID().uuidString.lowercased() })
+            files: LocalFiles(), connector: SocketConnector(), now: now,
+            makeID: { timeOrderedID(milliseconds: now().millisecondsSince1970) })
+    }
+
+    /// A version-7 UUID (RFC 9562) made at `milliseconds` since 1970, lower-case, like the daemon's decision ids:
+    /// the milliseconds in its first 48 bits, then random bits from `random`.
+    public static func timeOrderedID(milliseconds: Int64, random: UUID = UUID()) -> String {
+        var uuid = random.uuid
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            let ms = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: ms >> (8 * (5 - UInt64(index)))) }
+            bytes[6] = 0x70 | (bytes[6] & 0x0F)
+            bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        }
+        return UUID(uuid: uuid).uuidString.lowercased()
     }
 
     /// The style for standard output.

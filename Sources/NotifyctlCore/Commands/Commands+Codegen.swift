@@ -4,7 +4,7 @@ import JSON
 
 /// `codegen swift CONFIG`: the app's `Page` enums and `AppLink` from the graph.
 extension Command {
-    /// `codegen swift CONFIG [--output DIR] [--layout L] [--public]`.
+    /// `codegen swift CONFIG [-o DIR] [--layout L] [--public]`.
     public static let codegen = Command(
         name: "codegen", summary: "Generate Swift Page enums and AppLink (link parsing and printing) for the app",
         arguments: [
@@ -16,10 +16,10 @@ extension Command {
             Writes one Swift file that imports only Foundation: an enum per `types:` entry, a `Page` enum per
             coordinator with the config's cases and associated values, and `AppLink`, whose `init?(url:)` matches
             a link exactly as notifyd does and whose `url` prints a page's canonical link.
-            Without --output the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
+            Without -o (--output) the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
             untouched when already up to date (with --json, a line of JSON says which). See docs/codegen.md.
             """,
-        group: .offline, synopsis: "codegen swift CONFIG"
+        group: .offline, synopsis: "codegen swift CONFIG [-o DIR]"
     ) { invocation, context throws(NotifyctlError) in
         let language = invocation.arguments[0]
         guard language == "swift" else {
@@ -55,9 +55,9 @@ extension Command {
 }
 
 extension OptionSpec {
-    /// `--output DIR` of `codegen`.
+    /// `-o DIR`, `--output DIR` of `codegen`.
     public static let codegenOutput = OptionSpec(
-        "output", value: .text(placeholder: "DIR"),
+        "output", short: "o", value: .text(placeholder: "DIR"),
         help: "Write \(SwiftGenerator.fileName) into DIR (created if missing) instead of standard output")
     /// `--layout L` of `codegen`.
     public static let codegenLayout = OptionSpec(
@@ -70,15 +70,17 @@ extension OptionSpec {
 
 /// Writes generated text to a file, leaving an identical file alone so that builds do not redo work.
 enum GeneratedFile {
-    /// Writes `text` to `directory/name`; returns the path and whether the file changed.
+    /// Writes `text` to `directory/name`; returns the path, as given (relative when `directory` is), and whether
+    /// the file changed.
     static func write(
         _ text: String, to directory: String, name: String
     ) throws(NotifyctlError) -> (
         path: String, changed: Bool
     ) {
         let url = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name)
+        let shown = directory.hasSuffix("/") ? directory + name : directory + "/" + name
         let data = Data(text.utf8)
-        if FileManager.default.contents(atPath: url.path) == data { return (url.path, false) }
+        if FileManager.default.contents(atPath: url.path) == data { return (shown, false) }
         do {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: directory, isDirectory: true), withIntermediateDirectories: true)
@@ -88,6 +90,6 @@ enum GeneratedFile {
                 "cannot write '\(SafeText.clean(url.path))': \(error.localizedDescription)",
                 notes: ["check that '\(SafeText.clean(directory))' is a writable directory"])
         }
-        return (url.path, true)
+        return (shown, true)
     }
 }

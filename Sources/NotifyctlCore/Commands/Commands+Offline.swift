@@ -10,11 +10,21 @@ extension Command {
         arguments: [ArgumentSpec("CONFIG", help: "The config file (YAML or JSON), e.g. config/shop.yaml")],
         discussion: "Every error and warning is reported at once, in file order:\n"
             + "  shop.yaml:42:7: error: unknown key 'kinds'; expected one of … [unknown-key]\n"
-            + "Exit status 1 when there is an error; warnings alone leave it 0.",
+            + "Exit status 1 when there is an error; warnings alone leave it 0. With --json, one object:\n"
+            + "  {file, valid, errors, warnings, coordinators, pages, findings: [{file, line, column, severity,\n"
+            + "  code, message}]}; coordinators and pages are null for a rejected config, and a file that\n"
+            + "  cannot be read is one finding, unreadable-file, with null line and column.",
         group: .offline
     ) { invocation, context throws(NotifyctlError) in
         let path = invocation.arguments[0]
-        let bytes = try context.files.read(path)
+        let bytes: [UInt8]
+        do throws(NotifyctlError) {
+            bytes = try context.files.read(path)
+        } catch {
+            guard invocation.wantsJSON else { throw error }
+            context.print(FindingPrinter.unreadableJSON(file: path, message: error.message).prettyPrinted() + "\n")
+            return .failure
+        }
         let findings: [ConfigFinding]
         let graph: Graph?
         switch ConfigLoader.load(bytes, file: path) {

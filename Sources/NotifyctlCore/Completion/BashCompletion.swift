@@ -32,6 +32,11 @@ public struct BashCompletion: Sendable {
         }
     }
 
+    /// The names an option's value cases match: `output` and `o` for `-o, --output DIR`.
+    static func names(_ option: OptionSpec) -> [String] {
+        [option.name] + (option.short.map { [String($0)] } ?? [])
+    }
+
     /// The script: `source <(notifyctl completion bash)`.
     public func script() -> String {
         let names = (commands.map(\.name) + ["help"]).joined(separator: " ")
@@ -62,7 +67,9 @@ public struct BashCompletion: Sendable {
             """
         var valued: [String] = OptionSpec.common.filter { !$0.isFlag }.map { ":" + $0.name }
         for command in commands {
-            valued += command.acceptedOptions.filter { !$0.isFlag }.map { command.name + ":" + $0.name }
+            for option in command.acceptedOptions where !option.isFlag {
+                valued += Self.names(option).map { command.name + ":" + $0 }
+            }
         }
         out += Self.caseLines(valued, action: "return 0")
         out += """
@@ -82,7 +89,7 @@ public struct BashCompletion: Sendable {
         for command in commands {
             for option in command.acceptedOptions {
                 if let completion = Self.valueCompletion(option) {
-                    valueCases.append((command.name + ":" + option.name, completion))
+                    valueCases += Self.names(option).map { (command.name + ":" + $0, completion) }
                 }
             }
         }
@@ -99,7 +106,9 @@ public struct BashCompletion: Sendable {
 
             """
         for command in commands {
-            let options = command.acceptedOptions.map { "--" + $0.name }.joined(separator: " ")
+            let options = command.acceptedOptions.flatMap { option in
+                (option.short.map { ["-\($0)"] } ?? []) + ["--" + option.name]
+            }.joined(separator: " ")
             out += "        \(command.name)) echo \"\(options)\" ;;\n"
         }
         out += """
@@ -155,6 +164,8 @@ public struct BashCompletion: Sendable {
                     case $word in
                         --*=* | -h) ;;
                         --*) _notifyctl_takes_value "$command" "${word#--}" && skip=1 ;;
+                        -?) _notifyctl_takes_value "$command" "${word#-}" && skip=1 ;;
+                        -?*) ;;
                         *)
                             if [[ -z $command ]]; then
                                 command=$word
@@ -170,8 +181,8 @@ public struct BashCompletion: Sendable {
                     return
                 fi
                 if ((cword > 0)) && [[ -n $skip ]]; then
-                    local previous=${args[cword - 1]}
-                    _notifyctl_option_value "$command" "${previous#--}" "$cur"
+                    local previous=${args[cword - 1]#-}
+                    _notifyctl_option_value "$command" "${previous#-}" "$cur"
                     return
                 fi
                 if [[ $cur == -* ]]; then

@@ -26,28 +26,42 @@ public struct FindingPrinter: Sendable {
         return out
     }
 
-    /// The result as JSON: `file`, `valid`, `errors`, `warnings`, the graph's size when it loaded, and `findings`
-    /// with `file`, `line`, `column`, `severity`, `code`, `message`.
+    /// The result as JSON, always with the same keys in the same order: `file`, `valid`, `errors` and `warnings`
+    /// (counts), `coordinators` and `pages` (the graph's size, null when the config is rejected), and `findings`,
+    /// each with `file`, `line`, `column`, `severity` (`error` or `warning`), `code` and `message`.
     public static func json(_ findings: [ConfigFinding], file: String, graph: Graph?) -> JSON {
-        var object: JSONObject = [
+        let entries: [JSON] = findings.map { finding in
+            [
+                "file": .string(finding.location.file), "line": .int(finding.location.line),
+                "column": .int(finding.location.column), "severity": .string(finding.severity.rawValue),
+                "code": .string(finding.code), "message": .string(finding.message),
+            ]
+        }
+        return report(
+            file: file, errors: findings.count { $0.severity == .error },
+            warnings: findings.count { $0.severity == .warning }, graph: graph, findings: entries)
+    }
+
+    /// The JSON of a file that could not be read: one error finding, `unreadable-file`, about the whole file, so
+    /// its `line` and `column` are null.
+    public static func unreadableJSON(file: String, message: String) -> JSON {
+        let finding: JSON = [
+            "file": .string(file), "line": nil, "column": nil, "severity": "error", "code": "unreadable-file",
+            "message": .string(message),
+        ]
+        return report(file: file, errors: 1, warnings: 0, graph: nil, findings: [finding])
+    }
+
+    static func report(file: String, errors: Int, warnings: Int, graph: Graph?, findings: [JSON]) -> JSON {
+        [
             "file": .string(file),
             "valid": .bool(graph != nil),
-            "errors": .int(findings.count { $0.severity == .error }),
-            "warnings": .int(findings.count { $0.severity == .warning }),
+            "errors": .int(errors),
+            "warnings": .int(warnings),
+            "coordinators": graph.map { .int($0.coordinators.count) } ?? nil,
+            "pages": graph.map { graph in .int(graph.coordinators.reduce(0) { $0 + $1.pages.count }) } ?? nil,
+            "findings": .array(findings),
         ]
-        if let graph {
-            object["coordinators"] = .int(graph.coordinators.count)
-            object["pages"] = .int(graph.coordinators.reduce(0) { $0 + $1.pages.count })
-        }
-        object["findings"] = .array(
-            findings.map { finding in
-                [
-                    "file": .string(finding.location.file), "line": .int(finding.location.line),
-                    "column": .int(finding.location.column), "severity": .string(finding.severity.rawValue),
-                    "code": .string(finding.code), "message": .string(finding.message),
-                ]
-            })
-        return .object(object)
     }
 
     func summary(_ findings: [ConfigFinding], file: String, graph: Graph?) -> String {

@@ -23,8 +23,7 @@ _notifyctl_takes_value() {
         resolve:offline | resolve:socket | explain:device | explain:format | explain:offline | \
         explain:socket | decision:socket | history:device | history:limit | history:socket | \
         state:socket | finish:socket | monitor:socket | stats:socket | reload:socket | info:socket | \
-        validate:socket | graph:format | graph:socket | codegen:output | codegen:layout | \
-        codegen:socket | completion:socket) return 0 ;;
+        graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -34,11 +33,10 @@ _notifyctl_option_value() {
     case "$1:$2" in
         :socket | send:offline | send:socket | resolve:offline | resolve:socket | explain:offline | \
         explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
-        monitor:socket | stats:socket | reload:socket | info:socket | validate:socket | graph:socket | \
-        codegen:socket | completion:socket) _notifyctl_complete files "$3" ;;
+        monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
         send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
-        codegen:output) _notifyctl_complete directories "$3" ;;
+        codegen:output | codegen:o) _notifyctl_complete directories "$3" ;;
         codegen:layout) _notifyctl_complete words "$3" "namespaces extensions" ;;
     esac
 }
@@ -46,21 +44,21 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --strict --offline --socket --json --help" ;;
-        resolve) echo "--device --dry-run --offline --socket --json --help" ;;
-        explain) echo "--device --dry-run --format --strict --offline --socket --json --help" ;;
-        decision) echo "--socket --json --help" ;;
-        history) echo "--device --limit --socket --json --help" ;;
-        state) echo "--socket --json --help" ;;
-        finish) echo "--socket --json --help" ;;
-        monitor) echo "--socket --json --help" ;;
-        stats) echo "--socket --json --help" ;;
-        reload) echo "--socket --json --help" ;;
-        info) echo "--socket --json --help" ;;
-        validate) echo "--socket --json --help" ;;
-        graph) echo "--format --socket --json --help" ;;
-        codegen) echo "--output --layout --public --socket --json --help" ;;
-        completion) echo "--socket --json --help" ;;
+        send) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
+        resolve) echo "--device --dry-run --offline --socket --json -h --help" ;;
+        explain) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
+        decision) echo "--socket --json -h --help" ;;
+        history) echo "--device --limit --socket --json -h --help" ;;
+        state) echo "--socket --json -h --help" ;;
+        finish) echo "--socket --json -h --help" ;;
+        monitor) echo "--socket --json -h --help" ;;
+        stats) echo "--socket --json -h --help" ;;
+        reload) echo "--socket --json -h --help" ;;
+        info) echo "--socket --json -h --help" ;;
+        validate) echo "--json -h --help" ;;
+        graph) echo "--format --json -h --help" ;;
+        codegen) echo "-o --output --layout --public --json -h --help" ;;
+        completion) echo "--json -h --help" ;;
         *) echo "--socket --json --help --device --dry-run --version" ;;
     esac
 }
@@ -100,6 +98,8 @@ _notifyctl() {
         case $word in
             --*=* | -h) ;;
             --*) _notifyctl_takes_value "$command" "${word#--}" && skip=1 ;;
+            -?) _notifyctl_takes_value "$command" "${word#-}" && skip=1 ;;
+            -?*) ;;
             *)
                 if [[ -z $command ]]; then
                     command=$word
@@ -115,8 +115,8 @@ _notifyctl() {
         return
     fi
     if ((cword > 0)) && [[ -n $skip ]]; then
-        local previous=${args[cword - 1]}
-        _notifyctl_option_value "$command" "${previous#--}" "$cur"
+        local previous=${args[cword - 1]#-}
+        _notifyctl_option_value "$command" "${previous#-}" "$cur"
         return
     fi
     if [[ $cur == -* ]]; then
