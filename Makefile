@@ -90,6 +90,7 @@ install: release
 bench: release
 	.build/release/notifyd-bench matcher
 	.build/release/notifyd-bench resolver
+	.build/release/notifyd-bench eventloop
 	.build/release/notifyd-bench config
 	.build/release/notifyd-bench store
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-daemon-bench.sh

@@ -115,3 +115,29 @@ def test_resolver_bench_resolves_every_sample_page():
         assert int(row[-1]) == 0, row
         assert int(row[-5]) > 0 and float(row[-2]) > 0, row
     assert int(rows[3][1]) == 1_000 and int(rows[3][2]) == 10_000
+
+
+def test_matcher_bench_matches_the_links_it_should():
+    # The in-process matcher benchmark, briefly: both link sets at two table sizes; every short link opens a page,
+    # and of the mixed set all but the links whose Int segment is not a number (one in six).
+    result = subprocess.run([BENCH, "matcher", "--runs", "1", "--seconds", "0.02", "--sizes", "10,100"],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line.split()[:1] in (["mixed"], ["short"])]
+    assert [(row[0], int(row[1])) for row in rows] == [("mixed", 10), ("mixed", 100), ("short", 10), ("short", 100)]
+    for row in rows:
+        links, matched, rate = int(row[2]), int(row[3]), int(row[4])
+        assert links == 1024 and rate > 0, row
+        assert matched == (1024 if row[0] == "short" else 1024 - 1024 // 6), row
+
+
+def test_eventloop_bench_runs_both_loops():
+    # The epoll loop and Dispatch read sources each echo every request (the benchmark checks the echoes).
+    result = subprocess.run([BENCH, "eventloop", "--connections", "2", "--depth", "2", "--requests", "2000",
+                             "--runs", "1"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()
+            if line.split()[:1] in (["epoll"], ["dispatch"])}
+    assert set(rows) == {"epoll", "dispatch"}
+    for row in rows.values():
+        assert float(row[1]) > 0 and float(row[2]) > 0, row
