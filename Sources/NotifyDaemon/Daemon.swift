@@ -22,9 +22,12 @@ public enum NotifyDaemon {
         do {
             settings = try Settings.parse(arguments, environment: environment)
         } catch {
-            let isHelp = arguments.contains("--help") || arguments.contains("-h")
+            if error.isHelp {
+                print(error.description)
+                return 0
+            }
             writeStderr(error.description + "\n")
-            return isHelp ? 0 : 2
+            return 2
         }
         signal(SIGPIPE, SIG_IGN)
         // Signals go to a signalfd; block them before the journal thread starts so it inherits the mask.

@@ -66,10 +66,12 @@ public struct Settings: Sendable, Equatable {
           -h, --help               this text
         """
 
-    /// A command-line mistake, with the text to print.
+    /// A command-line mistake, with the text to print; or the answer to `--help`.
     public struct UsageError: Error, CustomStringConvertible, Sendable {
-        /// What was wrong.
+        /// What was wrong, or the usage text.
         public let description: String
+        /// True for `--help`: the text goes to standard output and the exit status is 0.
+        public var isHelp = false
     }
 
     /// Parses the arguments after the program name. `--help` throws a usage error whose text is the usage.
@@ -118,7 +120,7 @@ public struct Settings: Sendable, Equatable {
             case "--idle-timeout": settings.idleTimeoutSeconds = max(1, try number(arg))
             case "--history-limit": settings.historyLimit = max(1, try number(arg))
             case "--rate-limit": settings.rateLimitPerUID = try number(arg)
-            case "-h", "--help": throw UsageError(description: usage)
+            case "-h", "--help": throw UsageError(description: usage, isHelp: true)
             default: throw UsageError(description: "unknown option '\(arg)'\n\n\(usage)")
             }
             i += 1

@@ -102,6 +102,16 @@ def test_usage_errors_exit_2():
     assert result.returncode == 2 and "--config is required" in result.stderr
 
 
+def test_help_goes_to_standard_output_and_exits_0():
+    for flag in ("--help", "-h"):
+        result = subprocess.run([NOTIFYD, flag], capture_output=True, text=True)
+        assert result.returncode == 0 and result.stderr == ""
+        assert "--config" in result.stdout and "--socket" in result.stdout
+    # A mistake next to --help is still a mistake when it comes first.
+    result = subprocess.run([NOTIFYD, "--bogus", "--help"], capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown option '--bogus'" in result.stderr
+
+
 def test_socket_activation_through_systemd_socket_activate(workdir):
     path = os.path.join(workdir, "activated.sock")
     notify = os.path.join(workdir, "notify.sock")
