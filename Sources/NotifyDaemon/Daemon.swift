@@ -235,8 +235,7 @@ public enum NotifyDaemon {
     /// (`PRAGMA quick_check`, about 0.3 s for 150 MB from the page cache, more from a cold disk).
     static func extendTimeoutForLargeDatabase(in directory: String) {
         var info = stat()
-        let path = directory.hasSuffix("/") ? directory + StateStore.fileName : directory + "/" + StateStore.fileName
-        guard stat(path, &info) == 0, info.st_size >= 64 << 20 else { return }
+        guard stat(StateStore.path(in: directory), &info) == 0, info.st_size >= 64 << 20 else { return }
         // 10 s, plus 1 s per 10 MiB: ten times what a cold read at 100 MB/s needs.
         let microseconds = 10_000_000 + UInt64(info.st_size) / (10 << 20) * 1_000_000
         _ = Systemd.notify("EXTEND_TIMEOUT_USEC=\(microseconds)")

@@ -22,6 +22,11 @@ import JSON
 public final class StateStore {
     /// The database file name inside the state directory.
     public static let fileName = "notifyd.sqlite"
+
+    /// The database file of the state directory `directory`.
+    public static func path(in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
+    }
     /// The default bound on the decision history.
     public static let defaultHistoryLimit = 100_000
 
@@ -48,7 +53,7 @@ public final class StateStore {
         directory: String, historyLimit: Int = StateStore.defaultHistoryLimit,
         maxValueBytes: Int = StateStore.defaultMaxValueBytes
     ) throws(StoreError) {
-        let path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
+        let path = Self.path(in: directory)
         try Self.preflight(directory: directory, path: path)
         let connection = try SQLiteConnection(path: path)
         connection.limitValueLength(maxValueBytes)

@@ -1,4 +1,5 @@
 """Fixtures: the real notifyd binary on a temporary socket, and small raw-socket helpers."""
+import contextlib
 import json
 import os
 import shutil
@@ -175,3 +176,52 @@ def make_daemon(workdir):
     yield make
     for d in started:
         d.stop()
+
+
+@contextlib.contextmanager
+def full_state_directory(d):
+    """Runs daemon `d` on a 320 KiB tmpfs as its state directory, so that commits fail once it fills up.
+
+    Skips the test where no tmpfs can be mounted; stops the daemon and unmounts afterwards."""
+    os.makedirs(d.state_dir)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "notifyd-full", d.state_dir]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        d.start()
+        yield d
+    finally:
+        d.stop()
+        subprocess.run(["umount", d.state_dir])
+
+
+def fill_until_refused(d, refusals):
+    """Stores one decision per new device until `refusals` of them are refused with StateNotSaved.
+
+    Returns (acknowledged, refused): (device number, decision id) pairs, and the refused device numbers."""
+    acknowledged, refused = [], []
+    with Raw(d.socket) as raw:
+        for i in range(5000):
+            link = f"shop://offers/FULL{i}-" + "x" * 200
+            raw.send(call("io.notifyd.Router.Resolve", {"link": link, "device": f"full-{i}"}))
+            reply = raw.recv()
+            if "error" in reply:
+                assert reply["error"] == "io.notifyd.Router.StateNotSaved", reply
+                assert "not applied" in reply["parameters"]["reason"]
+                refused.append(i)
+                if len(refused) >= refusals:
+                    break
+            else:
+                acknowledged.append((i, reply["parameters"]["decision"]["id"]))
+    return acknowledged, refused
+
+
+def start_with_broken_config(workdir):
+    """Starts notifyd on a copy of shop.yaml with two errors (an unknown root, an unknown kind); returns the run."""
+    config = os.path.join(workdir, "bad.yaml")
+    with open(SHOP) as f:
+        text = f.read()
+    with open(config, "w") as f:
+        f.write(text.replace("root: main", "root: nowhere", 1).replace("kind: stack", "kind: stackk", 1))
+    return subprocess.run(
+        [NOTIFYD, "--config", config, "--socket", os.path.join(workdir, "s.sock"), "--log-target", "console"],
+        capture_output=True, text=True, timeout=30)

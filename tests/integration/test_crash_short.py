@@ -2,7 +2,6 @@
 SIGSTOP/SIGCONT delays but answers, a read-only state directory is refused at start, a full one refuses writes."""
 import os
 import shutil
-import subprocess
 import sys
 
 import pytest
@@ -38,28 +37,10 @@ def test_a_read_only_state_directory_is_refused_at_start_with_a_clear_message():
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
 def test_a_full_state_directory_answers_state_not_saved_and_keeps_what_it_acknowledged(make_daemon):
-    from conftest import Raw, call
+    from conftest import fill_until_refused, full_state_directory
 
-    d = make_daemon()
-    os.makedirs(d.state_dir)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "notifyd-full", d.state_dir]).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        d.start()
-        acknowledged, refused = [], []
-        with Raw(d.socket) as raw:
-            for i in range(5000):
-                link = f"shop://offers/FULL{i}-" + "x" * 200
-                raw.send(call("io.notifyd.Router.Resolve", {"link": link, "device": f"full-{i}"}))
-                reply = raw.recv()
-                if "error" in reply:
-                    assert reply["error"] == "io.notifyd.Router.StateNotSaved", reply
-                    assert "not applied" in reply["parameters"]["reason"]
-                    refused.append(i)
-                    if len(refused) >= 20:
-                        break
-                else:
-                    acknowledged.append((i, reply["parameters"]["decision"]["id"]))
+    with full_state_directory(make_daemon()) as d:
+        acknowledged, refused = fill_until_refused(d, 20)
         assert acknowledged, "nothing fitted in the state directory"
         assert len(refused) == 20, "the state directory never filled up"
         # Dry runs need no disk and are still answered; so is everything acknowledged before the disk filled.
@@ -74,6 +55,3 @@ def test_a_full_state_directory_answers_state_not_saved_and_keeps_what_it_acknow
         assert state["parameters"]["state"] is None, state
         stats = d.call("io.notifyd.Router.GetStats")["parameters"]["stats"]
         assert stats["storeFailures"] >= 20
-    finally:
-        d.stop()
-        subprocess.run(["umount", d.state_dir])

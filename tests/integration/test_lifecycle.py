@@ -3,7 +3,7 @@ import os
 import signal
 import subprocess
 
-from conftest import NOTIFYD, SHOP, Raw, call, wait_for_socket
+from conftest import NOTIFYD, SHOP, Raw, call, start_with_broken_config, wait_for_socket
 
 ROUTER = "io.notifyd.Router"
 
@@ -67,14 +67,7 @@ def test_a_vanished_config_is_a_rejected_reload(make_daemon):
 
 
 def test_an_invalid_config_refuses_to_start_with_every_finding(workdir):
-    config = os.path.join(workdir, "bad.yaml")
-    with open(SHOP) as f:
-        text = f.read()
-    with open(config, "w") as f:
-        f.write(text.replace("root: main", "root: nowhere", 1).replace("kind: stack", "kind: stackk", 1))
-    result = subprocess.run(
-        [NOTIFYD, "--config", config, "--socket", os.path.join(workdir, "s.sock"), "--log-target", "console"],
-        capture_output=True, text=True, timeout=30)
+    result = start_with_broken_config(workdir)
     assert result.returncode == 1
     assert "nowhere" in result.stderr and "stackk" in result.stderr
     assert "bad.yaml:" in result.stderr

@@ -12,7 +12,8 @@ from contextlib import closing
 
 import pytest
 
-from conftest import NOTIFYCTL, NOTIFYD, SHOP, Raw, call, wait_for_socket
+from conftest import (
+    NOTIFYCTL, NOTIFYD, SHOP, Raw, call, fill_until_refused, full_state_directory, start_with_broken_config)
 
 ROUTER = "io.notifyd.Router"
 
@@ -197,30 +198,16 @@ def test_a_clean_stop_closes_the_database(make_daemon):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
 def test_a_decision_that_could_not_be_stored_is_journaled_as_not_saved_and_not_counted(make_daemon):
-    d = make_daemon()
-    os.makedirs(d.state_dir)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=320k", "notifyd-full", d.state_dir]).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        d.start()
-        acknowledged, refused = [], []
-        with Raw(d.socket) as raw:
-            for i in range(5000):
-                raw.send(resolve(f"full-{i}", f"shop://offers/FULL{i}-" + "x" * 200))
-                reply = raw.recv()
-                if "error" in reply:
-                    assert reply["error"] == f"{ROUTER}.StateNotSaved", reply
-                    refused.append(i)
-                    if len(refused) >= 5:
-                        break
-                else:
-                    acknowledged.append(i)
+    with full_state_directory(make_daemon()) as d:
+        acknowledged, refused = fill_until_refused(d, 5)
+        acknowledged = [i for i, _ in acknowledged]
         assert acknowledged and len(refused) == 5
         stats = d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
         assert stats["decisions"] == len(acknowledged)
         assert stats["outcomes"] == {"routed": len(acknowledged)}
         assert d.stop() == 0
         log = d.log()
+
         def routed(i):
             return rf'routed cart\.offer\(id: "FULL{i}-x+"\) for full-{i} decision_id='
 
@@ -229,9 +216,6 @@ def test_a_decision_that_could_not_be_stored_is_journaled_as_not_saved_and_not_c
             assert re.search(r"]: not saved, the client was told StateNotSaved: " + routed(i) + ".* reason=", log), i
         for i in acknowledged[-3:]:
             assert re.search(r"]: " + routed(i), log), i
-    finally:
-        d.stop()
-        subprocess.run(["umount", d.state_dir])
 
 
 def fill_state(d, devices):
@@ -308,14 +292,7 @@ def test_the_journal_says_config_loaded_at_start_and_names_the_device_of_a_rejec
 
 
 def test_a_config_refused_at_start_is_printed_one_finding_per_line(workdir):
-    config = os.path.join(workdir, "bad.yaml")
-    with open(SHOP) as f:
-        text = f.read()
-    with open(config, "w") as f:
-        f.write(text.replace("root: main", "root: nowhere", 1).replace("kind: stack", "kind: stackk", 1))
-    result = subprocess.run(
-        [NOTIFYD, "--config", config, "--socket", os.path.join(workdir, "s.sock"), "--log-target", "console"],
-        capture_output=True, text=True, timeout=30)
+    result = start_with_broken_config(workdir)
     assert result.returncode == 1
     assert "\\n" not in result.stderr, result.stderr
     lines = result.stderr.splitlines()
