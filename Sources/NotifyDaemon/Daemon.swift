@@ -154,7 +154,8 @@ public enum NotifyDaemon {
         }
 
         do {
-            try server.start()
+            // SQLite commits on a thread of its own: the loop gathers the next batch meanwhile.
+            try server.start(commitDescriptor: service.startStoreWorker())
             // The journal's writer is woken a few milliseconds after a batch logged something, not for every
             // entry: formatting entries stays off the clients' round trips, and a busy stretch of requests costs
             // one wake-up (a quarter-full queue wakes it at once).
@@ -229,6 +230,8 @@ public enum NotifyDaemon {
                 message: "closed \(cut) connections that still had requests or replies in flight when stopping",
                 fields: [])
         }
+        // What was accepted is stored before the store closes: the last commit, and calls whose clients left.
+        service.finishStore()
     }
 
     /// Asks systemd for more time before opening a large database: opening reads every page once

@@ -10,9 +10,12 @@ extension Journal {
     /// True for a name journald accepts from a client: 1 to 64 characters of `A-Z`, `0-9` and `_`,
     /// starting with a letter (a leading `_` marks fields only journald may set).
     public static func isValidFieldName(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard (1...64).contains(bytes.count), let first = bytes.first, isUpper(first) else { return false }
-        return bytes.allSatisfy { isUpper($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+        var name = name
+        return name.withUTF8 { bytes in
+            guard (1...64).contains(bytes.count), isUpper(bytes[0]) else { return false }
+            for b in bytes where !(isUpper(b) || isDigit(b) || b == UInt8(ascii: "_")) { return false }
+            return true
+        }
     }
 
     /// `text` with every control character escaped so it stays on one line and forges nothing:
@@ -42,10 +45,13 @@ extension Journal {
     /// True when `text` is printable ASCII without a backslash, checked on its contiguous UTF-8.
     static func isPlain(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            for b in bytes where b &- 0x20 >= 0x5F || b == 0x5C { return false }
-            return true
-        }
+        return text.withUTF8 { isPlain($0) }
+    }
+
+    /// True when `bytes` are printable ASCII without a backslash.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in bytes where b &- 0x20 >= 0x5F || b == 0x5C { return false }
+        return true
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -111,7 +117,7 @@ extension JournalEntry {
         out.append(UInt8(ascii: "["))
         JSON.writeInt(Int(pid), into: &out)
         out.append("]: ")
-        out.append(utf8: Journal.escape(message))
+        Self.writeEscaped(message, into: &out)
         // A multi-line entry's lines say what its reason field would repeat on one line.
         for (name, value) in fields where Self.isAccepted(name) && (lines.isEmpty || name != JournalField.reason) {
             out.append(UInt8(ascii: " "))
@@ -128,21 +134,7 @@ extension JournalEntry {
                 for byte in key[skip...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
             }
             out.append(UInt8(ascii: "="))
-            // Escaping adds no spaces, quotes or `=`: the escaped value has them exactly where the raw one does.
-            var escaped = Journal.escape(value)
-            escaped.withUTF8 { bytes in
-                let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
-                guard quoted else {
-                    out.append(bytes)
-                    return
-                }
-                out.append(UInt8(ascii: "\""))
-                for byte in bytes {
-                    if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
-                    out.append(byte)
-                }
-                out.append(UInt8(ascii: "\""))
-            }
+            Self.writeConsoleValue(value, into: &out)
         }
         out.append(UInt8(ascii: "\n"))
         for line in lines {
@@ -150,8 +142,47 @@ extension JournalEntry {
             out.append(UInt8(ascii: "["))
             JSON.writeInt(Int(pid), into: &out)
             out.append("]:   ")
-            out.append(utf8: Journal.escape(line))
+            Self.writeEscaped(line, into: &out)
             out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Appends ``Journal/escape(_:)`` of `text`; printable ASCII (nearly every message) is copied as it is.
+    private static func writeEscaped(_ text: String, into out: inout ByteWriter) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard Journal.isPlain(bytes) else { return false }
+            out.append(bytes)
+            return true
+        }
+        if !plain { out.append(utf8: Journal.escape(text)) }
+    }
+
+    /// Appends a field's value escaped, in double quotes (a quote inside preceded by a backslash) when it is empty or
+    /// holds a space, a quote or `=`. Escaping adds none of those, so the escaped value has them exactly where the
+    /// raw one does; a printable ASCII value is checked and copied in one pass.
+    static func writeConsoleValue(_ value: String, into out: inout ByteWriter) {
+        var value = value
+        let plainUnquoted = value.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return false }
+            for b in bytes where b &- 0x21 >= 0x5E || b == 0x5C || b == 0x22 || b == 0x3D { return false }
+            out.append(bytes)
+            return true
+        }
+        guard !plainUnquoted else { return }
+        var escaped = Journal.escape(value)
+        escaped.withUTF8 { bytes in
+            let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
+            guard quoted else {
+                out.append(bytes)
+                return
+            }
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
         }
     }
 }

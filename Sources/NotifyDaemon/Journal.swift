@@ -230,21 +230,10 @@ final class JournalQueue: @unchecked Sendable {
         pthread_cond_init(wake, nil)
         pthread_cond_init(progress, nil)
         pending.reserveCapacity(min(capacity, 1_024))
-        var id = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(
-            &id, nil,
-            { raw in
-                guard let raw else { return nil }
-                let queue = Unmanaged<JournalQueue>.fromOpaque(raw).takeRetainedValue()
-                queue.run()
-                return nil
-            }, context)
-        if rc == 0 {
+        if let id = Threads.start({ [self] in run() }) {
             thread = id
         } else {
             // No writer: entries are counted as dropped rather than blocking anyone.
-            Unmanaged<JournalQueue>.fromOpaque(context).release()
             stopping = true
         }
     }
@@ -326,9 +315,6 @@ final class JournalQueue: @unchecked Sendable {
 
     /// The writer thread: swap out the queued entries, write them without holding the lock.
     private func run() {
-        var all = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, nil)
         var batch: [QueuedEntry] = []
         var entries: [JournalEntry] = []
         while true {

@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import Testing
 
 @testable import NotifyDaemon
@@ -21,6 +22,27 @@ import Testing
         #expect(
             line == #"notifyd[123]: routed to cart.offer decision_id=5f0c device="ipad 7" page="cart.offer(id: \"X\")""#
                 + "\n")
+    }
+
+    /// The console value as defined: escaped, then quoted (inner quotes backslashed) when empty or holding a space,
+    /// a quote or `=`; the writer's one-pass copy of printable ASCII must agree with it byte for byte.
+    @Test func consoleValuesAgreeWithEscapingThenQuoting() {
+        func expected(_ value: String) -> String {
+            let escaped = Journal.escape(value)
+            guard escaped.isEmpty || escaped.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) else {
+                return escaped
+            }
+            return "\"" + escaped.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var values = ["", " ", "=", "\"", "\\", "a b", "k=v", "é", "tab\t", "\u{7F}", "\u{85}", "ipad-7", "x\u{2028}y"]
+        values += (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        values += (0..<128).map { "id-" + String(UnicodeScalar(UInt8($0))) + "-tail" }
+        for value in values {
+            var out = ByteWriter()
+            JournalEntry.writeConsoleValue(value, into: &out)
+            let written = out.withBytes { String(decoding: $0, as: UTF8.self) }
+            #expect(written == expected(value), "value \(value.debugDescription)")
+        }
     }
 
     @Test func journalFieldsCarryMessageIdPriorityAndIdentifier() {

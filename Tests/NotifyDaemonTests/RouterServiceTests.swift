@@ -18,7 +18,7 @@ import Varlink
         var configPath: String { directory.path + "/notifyd.yaml" }
 
         init(
-            store: Bool = true, maxValueBytes: Int = StateStore.defaultMaxValueBytes,
+            store: Bool = true, maxValueBytes: Int = StateStore.defaultMaxValueBytes, worker: Bool = false,
             prepare: (StateStore) throws -> Void = { _ in }
         ) throws {
             directory = try StoreTestDirectory()
@@ -34,6 +34,7 @@ import Varlink
             let loaded = try RouterService.loadConfig(path: settings.configPath).get()
             let journal = Journal(target: .console, capacity: 1_024, sink: sink)
             service = RouterService(settings: settings, journal: journal, store: stateStore, config: loaded)
+            if worker { _ = try #require(service.startStoreWorker()) }
         }
 
         static func shopConfig() throws -> String {
@@ -43,16 +44,34 @@ import Varlink
             return try StoreTestFileReader.text(root + "/config/shop.yaml")
         }
 
-        /// Handles `calls` as one batch, commits it, and returns the replies in order.
+        /// Handles `calls` as one batch, commits it (on the worker's thread when there is one), and returns the
+        /// replies in order.
         func batch(_ calls: [(method: String, parameters: JSONObject)]) throws -> [JSON] {
+            handle(calls)
+            service.endBatch()
+            service.worker?.waitUntilDone()
+            service.endBatch()
+            #expect(settle(), "every reply is settled once the commit is over")
+            return try replies()
+        }
+
+        /// Handles `calls` without ending the batch.
+        func handle(_ calls: [(method: String, parameters: JSONObject)]) {
             let outbox = Outbox()
             for call in calls {
                 service.handle(
                     VarlinkCall(method: "io.notifyd.Router." + call.method, parameters: call.parameters),
                     from: connection, outbox: outbox)
             }
-            let committed = service.commitBatch()
-            connection.settleSlots(commitSucceeded: committed)
+        }
+
+        /// Moves the replies whose commit is over to the output, as the server does; true when none waits.
+        func settle() -> Bool {
+            connection.settleSlots { self.service.outcome(ofBatch: $0) }
+        }
+
+        /// The replies in the output so far, in order (taken out of it).
+        func replies() throws -> [JSON] {
             let frames = connection.output.split(separator: 0, omittingEmptySubsequences: true)
             connection.output.removeAll()
             return try frames.map { frame in try JSON.parse(Array(frame)) }
@@ -191,5 +210,88 @@ import Varlink
         let state = try f.call("GetState", ["device": "expired"])["parameters"]?["state"]
         #expect(state?["pending"] == .null)
         #expect(state?["path"] == ["app"])
+    }
+
+    // MARK: commits on the worker's thread
+
+    @Test func aBatchGatheredDuringACommitWaitsBehindItAndStartsFromItsStates() throws {
+        let f = try Fixture(worker: true)
+        f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])])
+        f.service.endBatch()  // handed to the worker
+        #expect(f.service.hasCommitInFlight)
+        // While it commits: a dry run behind it on the same connection, and the same device again.
+        f.handle([
+            ("Resolve", ["link": "shop://cart", "dryRun": true]),
+            ("Resolve", ["device": "p", "link": "shop://products/p-1"]),
+        ])
+        // Nothing goes out before the first commit is settled, not even the dry run queued behind it.
+        #expect(!f.settle())
+        #expect(try f.replies().isEmpty)
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()  // settles the first, hands over the second
+        #expect(!f.settle(), "the second batch's reply waits for its own commit")
+        var replies = try f.replies()
+        try #require(replies.count == 2)
+        #expect(replies[0]["parameters"]?["decision"]?["device"] == "p")
+        #expect(replies[1]["parameters"]?["decision"]?["device"] == .null)
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()
+        #expect(f.settle())
+        replies = try f.replies()
+        try #require(replies.count == 1)
+        // Made on the state of the first decision (not committed when it was made): no cold start.
+        #expect(!Self.steps(replies[0]).contains("start main"))
+        #expect(Self.steps(replies[0]).contains("selectTab main"))
+        let state = try f.call("GetState", ["device": "p"])["parameters"]?["state"]
+        #expect(state?["stacks"]?["catalog"] != nil)
+        #expect(f.service.statsJSON()["decisions"] == .int(3))
+    }
+
+    @Test func aFailedCommitAlsoFailsTheBatchGatheredOnItsStates() throws {
+        let f = try Fixture(maxValueBytes: 4_096, worker: true)
+        _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
+        f.handle([
+            ("Resolve", ["device": "kept", "link": "shop://cart"]),
+            ("Resolve", ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]),
+        ])
+        f.service.endBatch()
+        f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])])
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()
+        #expect(f.settle())
+        let replies = try f.replies()
+        try #require(replies.count == 3)
+        for reply in replies { #expect(reply["error"] == "io.notifyd.Router.StateNotSaved") }
+        // Neither batch changed the stored state: the device is where its first, committed decision left it.
+        let state = try f.call("GetState", ["device": "kept"])["parameters"]?["state"]
+        #expect(state?["stacks"]?["catalog"] == nil)
+        #expect(state?["stacks"]?["cart"]?.arrayValue?.last?["arguments"]?["id"] == "A")
+        #expect(try f.call("GetState", ["device": "big"])["parameters"]?["state"] == .null)
+        #expect(f.service.statsJSON()["decisions"] == .int(1))
+        #expect(f.entries().filter { $0.event == .decisionNotSaved }.count == 3)
+    }
+
+    @Test func aDeviceForgottenInABatchNotCommittedYetStartsCold() throws {
+        let f = try Fixture(worker: true)
+        _ = try f.call("Resolve", ["device": "gone", "link": "shop://offers/A"])
+        let replies = try f.batch([
+            ("ForgetDevice", ["device": "gone"]),
+            ("GetState", ["device": "gone"]),
+            ("Resolve", ["device": "gone", "link": "shop://products/p-1"]),
+        ])
+        try #require(replies.count == 3)
+        #expect(replies[0]["parameters"]?["existed"] == true)
+        #expect(replies[1]["parameters"]?["state"] == .null)
+        #expect(Self.steps(replies[2]).contains("start main"))
+    }
+
+    @Test func theWorkerCommitsWhatTheStoreReadsBack() throws {
+        let f = try Fixture(worker: true)
+        for i in 0..<20 {
+            _ = try f.call("Resolve", ["device": .string("d\(i % 5)"), "link": "shop://offers/A"])
+        }
+        let listed = try f.call("ListDecisions", ["limit": 100])["parameters"]?["decisions"]?.arrayValue
+        #expect(listed?.count == 20)
+        #expect(f.service.statsJSON()["store"]?["devices"] == .int(5))
     }
 }

@@ -21,7 +21,8 @@ private final class RecordingHandler: CallHandler {
     }
 
     func connectionClosed(_ connection: ClientConnection) {}
-    func commitBatch() -> Bool { true }
+    func endBatch() {}
+    func outcome(ofBatch number: UInt64) -> Bool? { true }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 

@@ -3,6 +3,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/random.h>
+#include <sys/eventfd.h>
 /* Linux calls that glibc only declares with _GNU_SOURCE (accept4, struct ucred) or that use macros
    Swift cannot import (errno). The header declares plain C types only, so importing it never
    changes how the system headers look to other modules; the .c file defines _GNU_SOURCE. */

@@ -3,16 +3,16 @@ import Varlink
 
 /// One client connection: its socket, credentials, partial input, and queued output.
 ///
-/// Replies produced while a batch of events is handled wait in ``slots`` until the batch's state
-/// commit is done (a durable reply is only sent once its state is on disk), then move to
-/// ``output`` and are written as the socket allows.
+/// Replies wait in ``slots``, in the order of the calls, until the state commit of their batch is over (a durable
+/// reply is only sent once its state is on disk; a ready reply behind it waits for it), then move to ``output`` and
+/// are written as the socket allows.
 final class ClientConnection {
     /// A reply waiting for the end of the batch.
     enum Slot {
         /// Ready to send.
         case ready([UInt8])
-        /// Sent only if the batch's commit succeeds; otherwise `failure` is sent in its place.
-        case durable(success: [UInt8], failure: () -> [UInt8])
+        /// Sent only if the commit of batch `batch` succeeds; otherwise `failure` is sent in its place.
+        case durable(batch: UInt64, success: [UInt8], failure: () -> [UInt8])
     }
 
     let fd: Int32
@@ -39,6 +39,8 @@ final class ClientConnection {
     var inputClosed = false
     var watchingWrite = false
     var closed = false
+    /// Its slots wait for a commit that is not over (the server settles it again when one is).
+    var awaitingCommit = false
 
     init(fd: Int32, id: UInt64, peer: PeerCredentials, maxMessageBytes: Int, now: UInt64) {
         self.fd = fd
@@ -54,21 +56,30 @@ final class ClientConnection {
     /// Queued bytes including this batch's replies: what the output bound is checked against.
     var queuedBytes: Int { pendingOutputBytes + slotBytes }
 
-    /// Moves the batch's replies to the output buffer.
-    func settleSlots(commitSucceeded: Bool) {
-        for slot in slots {
+    /// Moves the replies whose commit is over to the output buffer, in order: it stops at the first durable reply
+    /// whose batch has no outcome yet (`outcome` returns `nil`). Returns true when every slot was settled.
+    @discardableResult
+    func settleSlots(outcome: (UInt64) -> Bool?) -> Bool {
+        var settled = 0
+        settling: for slot in slots {
             switch slot {
-            case .ready(let bytes): output.append(contentsOf: bytes)
-            case .durable(let success, let failure):
-                if commitSucceeded {
-                    output.append(contentsOf: success)
-                } else {
-                    output.append(contentsOf: failure())
-                }
+            case .ready(let bytes):
+                output.append(contentsOf: bytes)
+                slotBytes -= bytes.count
+            case .durable(let batch, let success, let failure):
+                guard let committed = outcome(batch) else { break settling }
+                output.append(contentsOf: committed ? success : failure())
+                slotBytes -= success.count
             }
+            settled += 1
         }
-        slots.removeAll(keepingCapacity: true)
-        slotBytes = 0
+        if settled == slots.count {
+            slots.removeAll(keepingCapacity: true)
+            slotBytes = 0
+            return true
+        }
+        slots.removeFirst(settled)
+        return false
     }
 
     /// Writes as much queued output as the socket takes. Returns false when the connection failed.

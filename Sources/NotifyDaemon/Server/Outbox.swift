@@ -2,7 +2,7 @@ import JSON
 import Varlink
 
 /// Collects the replies of one batch of events, per connection, so the server can commit state once
-/// and then write every reply: the group commit of the store.
+/// and then write every reply that the commit settled: the group commit of the store.
 final class Outbox {
     private(set) var dirty: [ClientConnection] = []
     private var isDirty: Set<UInt64> = []
@@ -15,18 +15,26 @@ final class Outbox {
         enqueue(.ready(bytes), to: connection)
     }
 
-    /// Queues a reply that may only be sent once the batch's state commit succeeded.
-    func sendDurable(_ reply: VarlinkReply, to connection: ClientConnection, failure: @escaping () -> VarlinkReply) {
+    /// Queues a reply that may only be sent once the state commit of batch `batch` succeeded.
+    func sendDurable(
+        _ reply: VarlinkReply, batch: UInt64, to connection: ClientConnection,
+        failure: @escaping () -> VarlinkReply
+    ) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
         reply.encode(into: &bytes)
-        sendDurable(encoded: bytes, to: connection, failure: failure)
+        sendDurable(encoded: bytes, batch: batch, to: connection, failure: failure)
     }
 
-    /// Queues an encoded reply frame (NUL included) that may only be sent once the batch's state commit succeeded.
-    func sendDurable(encoded bytes: [UInt8], to connection: ClientConnection, failure: @escaping () -> VarlinkReply) {
+    /// Queues an encoded reply frame (NUL included) that may only be sent once the state commit of batch `batch`
+    /// succeeded.
+    func sendDurable(
+        encoded bytes: [UInt8], batch: UInt64, to connection: ClientConnection,
+        failure: @escaping () -> VarlinkReply
+    ) {
         enqueue(
             .durable(
+                batch: batch,
                 success: bytes,
                 failure: {
                     var out: [UInt8] = []
@@ -40,7 +48,7 @@ final class Outbox {
         guard !connection.closed else { return }
         switch slot {
         case .ready(let bytes): connection.slotBytes += bytes.count
-        case .durable(let bytes, _): connection.slotBytes += bytes.count
+        case .durable(_, let bytes, _): connection.slotBytes += bytes.count
         }
         connection.slots.append(slot)
         if isDirty.insert(connection.id).inserted {

@@ -8,8 +8,11 @@ protocol CallHandler: AnyObject {
     func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox)
     /// The connection is gone (monitors unsubscribe here).
     func connectionClosed(_ connection: ClientConnection)
-    /// Makes the batch's state changes durable; false when the commit failed.
-    func commitBatch() -> Bool
+    /// Ends a turn of the loop: the state changes of the calls handled so far are committed, or handed on to be
+    /// committed; ``outcome(ofBatch:)`` says when the replies that wait for them may go out.
+    func endBatch()
+    /// Whether the state commit of batch `number` succeeded; `nil` while it is not over.
+    func outcome(ofBatch number: UInt64) -> Bool?
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
 }
@@ -28,6 +31,8 @@ final class Server {
     private var nextConnectionID: UInt64 = 0
     private let outbox = Outbox()
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Connections whose replies wait for a commit that is not over.
+    private var awaitingCommit: [ClientConnection] = []
     /// Connections that used their frame budget with frames still buffered, in the order they ran out.
     private var backlog: [ClientConnection] = []
     private var backlogTurnScheduled = false
@@ -57,8 +62,15 @@ final class Server {
         self.handler = handler
     }
 
-    /// Starts accepting, the idle sweep, and the end-of-batch commit and flush.
-    func start() throws(Errno) {
+    /// Starts accepting, the idle sweep, and the end-of-batch commit and flush. `commitDescriptor` becomes readable
+    /// when a commit made off the loop's thread is over: the replies that waited for it are written then.
+    func start(commitDescriptor: Int32? = nil) throws(Errno) {
+        if let commitDescriptor {
+            try loop.register(commitDescriptor, events: Poll.input) { [unowned self] _ in
+                handler.endBatch()
+                settleAwaiting()
+            }
+        }
         try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptReady = true }
         loop.afterEachBatch { [unowned self] in
             endBatch()
@@ -298,14 +310,34 @@ final class Server {
     private func endBatch() {
         // Writing may resume a paused reader whose buffered frames add replies: settle those too.
         var rounds = 0
-        while !outbox.isEmpty, rounds < 8 {
+        while !outbox.isEmpty || !awaitingCommit.isEmpty, rounds < 8 {
             rounds += 1
-            let committed = handler.commitBatch()
-            for connection in outbox.takeDirty() where !connection.closed {
-                connection.settleSlots(commitSucceeded: committed)
-                writable(connection)
-            }
+            handler.endBatch()
+            if !awaitingCommit.isEmpty { settleAwaiting() }
+            for connection in outbox.takeDirty() where !connection.closed { settle(connection) }
+            if outbox.isEmpty { break }
         }
+    }
+
+    /// Moves the connection's settled replies to its output and writes them; remembers it when some still wait.
+    private func settle(_ connection: ClientConnection) {
+        let done = connection.settleSlots { handler.outcome(ofBatch: $0) }
+        if !done, !connection.awaitingCommit {
+            connection.awaitingCommit = true
+            awaitingCommit.append(connection)
+        }
+        writable(connection)
+    }
+
+    /// Settles the connections whose replies waited for a commit (those still waiting stay on the list).
+    private func settleAwaiting() {
+        let waiting = awaitingCommit
+        awaitingCommit.removeAll(keepingCapacity: true)
+        for connection in waiting {
+            connection.awaitingCommit = false
+            if !connection.closed { settle(connection) }
+        }
+        if onDrained != nil { closeFinishedConnections() }
     }
 
     private func writable(_ connection: ClientConnection) {
@@ -314,7 +346,7 @@ final class Server {
             return
         }
         let pending = connection.pendingOutputBytes
-        if pending == 0, connection.closeAfterFlush {
+        if pending == 0, connection.closeAfterFlush, connection.slots.isEmpty {
             close(connection)
             return
         }
@@ -354,7 +386,7 @@ final class Server {
         let now = Sys.monotonicNanoseconds()
         let limit = UInt64(settings.idleTimeoutSeconds) * 1_000_000_000
         for connection in Array(connections.values)
-        where !connection.monitorMore && connection.pendingOutputBytes == 0
+        where !connection.monitorMore && connection.pendingOutputBytes == 0 && connection.slots.isEmpty
             && now &- connection.lastActivity > limit
         {
             close(connection)

@@ -12,7 +12,8 @@ extension VarlinkError {
 
 /// A device state kept in memory, with the config generation it was last checked against.
 struct CachedState {
-    var state: DeviceState
+    /// `nil` for a device forgotten by a batch not committed yet: the store may still hold its old state.
+    var state: DeviceState?
     var generation: Int
 }
 
@@ -177,7 +178,7 @@ extension RouterService {
     // MARK: recording
 
     /// Keeps the decision: a stored one joins the batch's commit and is counted and journaled once the commit
-    /// succeeded (``journalBatchDecisions(failure:)``); a dry run, or one made without a store, at once.
+    /// succeeded; a dry run, or one made without a store, at once.
     func record(_ decision: Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection) {
         let details = DecisionJournalDetails(
             decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
@@ -196,21 +197,15 @@ extension RouterService {
         }
     }
 
-    /// Counts and journals the stored decisions of the batch once its commit is over: as made when it succeeded,
-    /// as not saved (their clients get `StateNotSaved`) when it failed.
-    func journalBatchDecisions(failure: StoreError?) {
-        defer { batchJournal.removeAll(keepingCapacity: true) }
-        guard let failure else {
-            for details in batchJournal { countAndJournal(details) }
-            return
-        }
-        for var details in batchJournal {
+    /// Journals stored decisions whose commit failed (their clients get `StateNotSaved`).
+    func journalNotSaved(_ batch: [DecisionJournalDetails], failure: StoreError) {
+        for var details in batch {
             details.notSaved = failure.description
             journal.log(.decisionNotSaved, priority: .error, details: details)
         }
     }
 
-    private func countAndJournal(_ details: DecisionJournalDetails) {
+    func countAndJournal(_ details: DecisionJournalDetails) {
         stats.decisions += 1
         stats.byOutcome[details.decision.outcome, default: 0] += 1
         journal.log(.decisionMade, priority: .info, details: details)
@@ -226,10 +221,12 @@ extension RouterService {
     /// - Throws: `StateUnreadable` when the store cannot read the device's state (a damaged database).
     func loadState(_ device: String) throws(VarlinkError) -> DeviceState? {
         if let cached = cache[device] {
-            if cached.generation == config.generation { return cached.state }
-            return checkedAgainstGraph(cached.state.json, device: device)
+            guard let state = cached.state else { return nil }
+            if cached.generation == config.generation { return state }
+            return checkedAgainstGraph(state.json, device: device)
         }
         guard let store else { return nil }
+        waitForStore()
         let json: JSON?
         do {
             json = try store.deviceState(device)
@@ -270,8 +267,8 @@ extension RouterService {
                 updatedMs: now.millisecondsSince1970))
     }
 
-    private func cacheState(_ state: DeviceState, for device: String) {
-        if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty {
+    func cacheState(_ state: DeviceState?, for device: String) {
+        if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty, !hasCommitInFlight {
             cache.removeAll(keepingCapacity: true)
         }
         cache[device] = CachedState(state: state, generation: config.generation)
@@ -290,21 +287,36 @@ struct DecisionJournalDetails: JournalDetails {
 
     func render() -> (message: String, fields: [(String, String)]) {
         let page = decision.page.description
-        var fields: [(String, String)] = [
-            (JournalField.decisionID, decision.id),
-            (JournalField.outcome, decision.outcome.rawValue),
-            (JournalField.page, page),
-            (JournalField.path, decision.path.joined(separator: "/")),
-            (JournalField.peerUID, String(peerUID)),
-        ]
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(9)
+        fields.append((JournalField.decisionID, decision.id))
+        fields.append((JournalField.outcome, decision.outcome.rawValue))
+        fields.append((JournalField.page, page))
+        fields.append((JournalField.path, decision.path.joined(separator: "/")))
+        fields.append((JournalField.peerUID, String(peerUID)))
         if let device = decision.device { fields.append((JournalField.device, device)) }
-        if let source = decision.source { fields.append((JournalField.source, "\(source.format):\(source.field)")) }
+        if let source = decision.source {
+            var text = source.format
+            text.reserveCapacity(source.format.utf8.count + 1 + source.field.utf8.count)
+            text += ":"
+            text += source.field
+            fields.append((JournalField.source, text))
+        }
         if let link { fields.append((JournalField.link, link)) }
-        let message =
-            "\(decision.outcome.rawValue) \(page)" + (decision.device.map { " for \($0)" } ?? "")
-            + (dryRun ? " (dry run)" : "")
+        // "routed cart.offer(id: …) for D (dry run)", appended in place (interpolation costs more than the text).
+        var message = ""
+        message.reserveCapacity(page.utf8.count + (decision.device?.utf8.count ?? 0) + 48)
+        if notSaved != nil { message += "not saved, the client was told StateNotSaved: " }
+        message += decision.outcome.rawValue
+        message += " "
+        message += page
+        if let device = decision.device {
+            message += " for "
+            message += device
+        }
+        if dryRun { message += " (dry run)" }
         guard let notSaved else { return (message, fields) }
         fields.append((JournalField.reason, notSaved))
-        return ("not saved, the client was told StateNotSaved: " + message, fields)
+        return (message, fields)
     }
 }

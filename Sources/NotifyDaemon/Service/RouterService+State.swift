@@ -21,7 +21,8 @@ extension RouterService {
 
     func forget(device: String) throws(VarlinkError) -> MethodResult {
         let existed = try loadState(device) != nil
-        cache[device] = nil
+        // Known to have no state from now on: the store still holds the old one until the batch is committed.
+        cacheState(nil, for: device)
         batchDevices.append(device)
         writes.append(.forget(device: device))
         return .durable(["existed": .bool(existed)])
@@ -32,7 +33,7 @@ extension RouterService {
     /// (it commits a transaction of its own). Returns how many states changed.
     @discardableResult
     func pruneExpiredPending() -> Int {
-        guard let store, writes.isEmpty else { return 0 }
+        guard let store, writes.isEmpty, !hasCommitInFlight else { return 0 }
         do {
             let devices = try store.pruneExpiredPending(nowMs: Sys.wallClockMilliseconds())
             for device in devices { cache[device] = nil }
@@ -49,6 +50,7 @@ extension RouterService {
     func getDecision(id: String) throws(VarlinkError) -> JSONObject {
         if let entry = recent.find(id: id) { return ["decision": try Self.parsed(entry.text)] }
         if let store {
+            waitForStore()
             do {
                 if let decision = try store.decision(id: id) { return ["decision": decision] }
             } catch {
@@ -61,6 +63,7 @@ extension RouterService {
     func listDecisions(device: String?, limit: Int?) throws(VarlinkError) -> JSONObject {
         let limit = min(max(limit ?? 20, 0), 1000)
         if let store {
+            waitForStore()
             do {
                 return ["decisions": .array(try store.decisions(device: device, limit: limit))]
             } catch {

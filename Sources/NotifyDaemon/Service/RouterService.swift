@@ -25,7 +25,9 @@ final class ActiveConfig: Sendable {
 /// The `io.notifyd.Router` methods: routing, device state, history, monitors, stats and reload.
 ///
 /// It runs on the event loop's thread only. State changes of a batch of requests are collected in
-/// ``writes`` and committed together by ``commitBatch()`` before any reply of that batch is sent.
+/// ``writes`` and committed together before any reply that depends on them is sent: by ``commitBatch()`` on the
+/// loop's thread, or, with a ``StoreWorker``, on the worker's thread while the loop gathers the next batch
+/// (``endBatch()``). Each durable reply names its batch; ``outcome(ofBatch:)`` says when it may go out.
 final class RouterService: CallHandler {
     let settings: Settings
     let journal: Journal
@@ -41,6 +43,16 @@ final class RouterService: CallHandler {
     var batchDecisions: [JSONText] = []
     /// The stored decisions of this batch, journaled and counted once the batch is committed.
     var batchJournal: [DecisionJournalDetails] = []
+    /// The number of the batch being gathered; durable replies carry it.
+    private(set) var batchNumber: UInt64 = 1
+    /// Every batch up to this number has its outcome.
+    private var settledThrough: UInt64 = 0
+    /// The latest batches whose commit failed (their clients get `StateNotSaved`); older ones have long been settled.
+    private var failedBatches: [UInt64] = []
+    /// Commits batches on a thread of its own; `nil` commits on the loop's thread.
+    private(set) var worker: StoreWorker?
+    /// The batch the worker is committing.
+    private var inFlight: InFlightBatch?
     var recent = RecentDecisions(capacity: 4096)
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
@@ -59,6 +71,10 @@ final class RouterService: CallHandler {
         self.description = ServiceDescription(
             vendor: "notifyd", product: "notifyd", version: notifydVersion,
             url: "https://notifyd.example.org", interfaces: [RouterInterface.interface])
+    }
+
+    deinit {
+        finishStore()
     }
 
     // MARK: CallHandler
@@ -86,7 +102,7 @@ final class RouterService: CallHandler {
         case .reply(let parameters):
             outbox.send(VarlinkReply(parameters: parameters), to: connection)
         case .durable(let parameters):
-            outbox.sendDurable(VarlinkReply(parameters: parameters), to: connection) {
+            outbox.sendDurable(VarlinkReply(parameters: parameters), batch: batchNumber, to: connection) {
                 VarlinkError.stateNotSaved.reply
             }
         case .decision(let text, let durable):
@@ -94,7 +110,9 @@ final class RouterService: CallHandler {
             bytes.reserveCapacity(text.bytes.count + 32)
             VarlinkReply.encode(member: "decision", valueJSON: text.bytes, into: &bytes)
             if durable {
-                outbox.sendDurable(encoded: bytes, to: connection) { VarlinkError.stateNotSaved.reply }
+                outbox.sendDurable(encoded: bytes, batch: batchNumber, to: connection) {
+                    VarlinkError.stateNotSaved.reply
+                }
             } else {
                 outbox.enqueue(.ready(bytes), to: connection)
             }
@@ -120,33 +138,118 @@ final class RouterService: CallHandler {
             fields: [(JournalField.peerUID, String(connection.peer.uid)), (JournalField.reason, error.description)])
     }
 
+    /// Commits the batch gathered so far on the loop's thread (waiting for the worker's commit first) and settles it:
+    /// its stored decisions are journaled and counted, every decision of it goes to the monitors. False when the
+    /// commit failed: the batch's states are dropped from the cache and its clients get `StateNotSaved`.
+    @discardableResult
     func commitBatch() -> Bool {
-        defer {
-            writes.removeAll(keepingCapacity: true)
-            batchDevices.removeAll(keepingCapacity: true)
-            batchDecisions.removeAll(keepingCapacity: true)
-        }
-        var committed = true
+        finishInFlight(wait: true)
         var failure: StoreError?
         if let store, !writes.isEmpty {
             do {
                 try store.commit(writes)
             } catch {
-                committed = false
                 failure = error
-                stats.storeFailures += 1
-                // The cached states of this batch were never saved: forget them so the next request reads the store.
-                for device in batchDevices { cache[device] = nil }
-                journal.log(
-                    .stateStoreError, priority: .error, message: "state not saved: \(error)",
-                    fields: [(JournalField.reason, error.description)])
             }
         }
-        journalBatchDecisions(failure: failure)
-        if committed {
-            for decision in batchDecisions { broadcast(decision) }
+        settleCurrent(failure: failure)
+        return failure == nil
+    }
+
+    /// Ends a turn of the loop: a finished commit of the worker is settled, and what this batch gathered goes to the
+    /// worker, or, while the worker is still busy, keeps gathering (the next commit takes all of it). Without a
+    /// worker, or with nothing to write, the batch is settled at once.
+    func endBatch() {
+        finishInFlight(wait: false)
+        guard !writes.isEmpty || !batchDecisions.isEmpty || !batchJournal.isEmpty else { return }
+        guard let worker, !writes.isEmpty, store != nil else {
+            if inFlight == nil { commitBatch() }
+            return
         }
-        return committed
+        guard !worker.isBusy else { return }
+        inFlight = InFlightBatch(
+            number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal)
+        worker.submit(writes)
+        startNextBatch()
+    }
+
+    /// Whether batch `number` was committed; `nil` while its commit is not over.
+    func outcome(ofBatch number: UInt64) -> Bool? {
+        guard number <= settledThrough else { return nil }
+        return !failedBatches.contains(number)
+    }
+
+    /// Commits on a worker thread from now on (the daemon's setting); stays on the loop's thread when the thread
+    /// cannot be started. Returns the descriptor that becomes readable when a commit is over.
+    func startStoreWorker() -> Int32? {
+        guard worker == nil, let store, let started = StoreWorker(store: store) else { return nil }
+        worker = started
+        return started.descriptor
+    }
+
+    /// Settles everything: waits for the worker's commit, commits what is gathered, and ends the worker's thread.
+    func finishStore() {
+        commitBatch()
+        worker?.stop()
+        worker = nil
+    }
+
+    /// True while the worker commits a batch (the store is its own until then).
+    var hasCommitInFlight: Bool { inFlight != nil }
+
+    /// Blocks until the worker's commit is over, so that the store can be read on the loop's thread (its outcome is
+    /// settled later, as usual).
+    func waitForStore() {
+        if inFlight != nil { worker?.waitUntilDone() }
+    }
+
+    /// Settles the worker's batch when its commit is over (or, with `wait`, once it is).
+    private func finishInFlight(wait: Bool) {
+        guard let batch = inFlight, let worker, wait || worker.isDone else { return }
+        inFlight = nil
+        let failure: StoreError?
+        switch worker.collect() {
+        case .success: failure = nil
+        case .failure(let error): failure = error
+        }
+        settle(batch, failure: failure)
+        guard failure != nil, !writes.isEmpty else { return }
+        // The batch gathered meanwhile was made on the states that were not saved: it is not saved either.
+        settleCurrent(failure: failure)
+    }
+
+    /// Settles the batch gathered so far (committed, or failed with `failure`) and starts the next.
+    private func settleCurrent(failure: StoreError?) {
+        settle(
+            InFlightBatch(number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal),
+            failure: failure)
+        startNextBatch()
+    }
+
+    private func startNextBatch() {
+        writes.removeAll(keepingCapacity: true)
+        batchDevices.removeAll(keepingCapacity: true)
+        batchDecisions.removeAll(keepingCapacity: true)
+        batchJournal.removeAll(keepingCapacity: true)
+        batchNumber += 1
+    }
+
+    private func settle(_ batch: InFlightBatch, failure: StoreError?) {
+        settledThrough = batch.number
+        guard let failure else {
+            for details in batch.journal { countAndJournal(details) }
+            for decision in batch.decisions { broadcast(decision) }
+            return
+        }
+        stats.storeFailures += 1
+        failedBatches.append(batch.number)
+        if failedBatches.count > 64 { failedBatches.removeFirst(failedBatches.count - 64) }
+        // The cached states of this batch were never saved: forget them so the next request reads the store.
+        for device in batch.devices { cache[device] = nil }
+        journal.log(
+            .stateStoreError, priority: .error, message: "state not saved: \(failure)",
+            fields: [(JournalField.reason, failure.description)])
+        journalNotSaved(batch.journal, failure: failure)
     }
 
     // MARK: dispatch
@@ -273,6 +376,7 @@ final class RouterService: CallHandler {
                 "refused": .int(server.refusedTotal), "dropped": .int(server.droppedTotal),
             ]
         }
+        waitForStore()
         if let store, let counts = try? store.counts() {
             o["store"] = [
                 "devices": .int(counts.devices), "pendingLinks": .int(counts.pendingLinks),
@@ -346,4 +450,15 @@ struct RecentDecisions {
     func find(id: String) -> Entry? {
         items.first { $0.id == id }
     }
+}
+
+/// A batch handed to the store: what is settled once its commit is over.
+struct InFlightBatch {
+    let number: UInt64
+    /// The devices whose states it writes (cached before the commit).
+    let devices: [String]
+    /// Every decision made in it, for the monitors.
+    let decisions: [JSONText]
+    /// Its stored decisions, journaled once committed.
+    let journal: [DecisionJournalDetails]
 }
