@@ -154,6 +154,19 @@ private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
 
 /// Appends the decimal digits of a non-negative `value`, zero-padded to `width`.
 private func appendDigits(_ value: Int64, width: Int, into out: inout ByteWriter) {
+    // The fields of a timestamp: two to four digits, written from the right into a stack word.
+    let limit: Int64 = width == 2 ? 100 : width == 3 ? 1_000 : width == 4 ? 10_000 : 0
+    if value >= 0, value < limit {
+        var v = UInt32(truncatingIfNeeded: value)
+        var word: UInt32 = 0
+        for _ in 0..<4 {
+            word = word << 8 | (0x30 + v % 10)
+            v /= 10
+        }
+        // The ones digit, computed first, ends in the high byte: in memory (little-endian) the digits read in order.
+        withUnsafeBytes(of: word) { out.append($0.baseAddress! + (4 - width), count: width) }
+        return
+    }
     // At most 19 digits, written from the right into a stack buffer and appended at once.
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
     withUnsafeMutableBytes(of: &digits) { buffer in

@@ -16,6 +16,17 @@ import Testing
         #expect(Timestamp(rfc3339: text) == timestamp)
     }
 
+    /// Years outside four digits keep every digit (and the sign), and small fields their zeros.
+    @Test(arguments: [
+        (Int64(253_402_300_800_000), "10000-01-01T00:00:00.000Z"),
+        (-62_009_366_400_000, "0005-01-01T00:00:00.000Z"),
+        (-62_198_755_200_000, "-0001-01-01T00:00:00.000Z"),
+        (1_000_000_000_001, "2001-09-09T01:46:40.001Z"),
+    ])
+    func timestampsBeyondFourDigitYearsAreWrittenWhole(milliseconds: Int64, text: String) {
+        #expect(Timestamp(millisecondsSince1970: milliseconds).rfc3339 == text)
+    }
+
     @Test(arguments: [
         ("2024-05-01T12:34:56Z", Int64(1_714_566_896_000)),
         ("2024-05-01t12:34:56.7z", 1_714_566_896_700),
