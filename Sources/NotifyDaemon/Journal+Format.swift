@@ -85,11 +85,14 @@ extension JournalEntry {
 
     /// The caller's fields that may be sent: valid names, not reserved.
     var acceptedFields: [(String, String)] {
-        fields.allSatisfy({ Self.isAccepted($0.0) }) ? fields : fields.filter { Self.isAccepted($0.0) }
+        fieldNamesKnownValid || fields.allSatisfy({ Self.isAccepted($0.0) })
+            ? fields : fields.filter { Self.isAccepted($0.0) }
     }
 
     /// How many of the caller's fields are left out.
-    var invalidFieldCount: Int { fields.reduce(0) { $0 + (Self.isAccepted($1.0) ? 0 : 1) } }
+    var invalidFieldCount: Int {
+        fieldNamesKnownValid ? 0 : fields.reduce(0) { $0 + (Self.isAccepted($1.0) ? 0 : 1) }
+    }
 
     /// The `NAME=value` fields for journald's native protocol, values escaped.
     func journalFields(identifier: String) -> [String] {
@@ -119,7 +122,8 @@ extension JournalEntry {
         out.append("]: ")
         Self.writeEscaped(message, into: &out)
         // A multi-line entry's lines say what its reason field would repeat on one line.
-        for (name, value) in fields where Self.isAccepted(name) && (lines.isEmpty || name != JournalField.reason) {
+        for (name, value) in fields
+        where (fieldNamesKnownValid || Self.isAccepted(name)) && (lines.isEmpty || name != JournalField.reason) {
             out.append(UInt8(ascii: " "))
             var name = name
             name.withUTF8 { key in

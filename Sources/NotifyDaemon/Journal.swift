@@ -148,6 +148,13 @@ public final class Journal: Sendable {
 public protocol JournalDetails: Sendable {
     /// The `MESSAGE` and the extra `NAME=value` fields (see ``Journal/log(_:priority:message:fields:fileID:line:function:)``).
     func render() -> (message: String, fields: [(String, String)])
+    /// True when every field name ``render()`` gives is a ``JournalField`` constant (valid and not reserved), so the
+    /// writer need not check them one by one; false by default.
+    var fieldNamesAreKnownValid: Bool { get }
+}
+
+extension JournalDetails {
+    public var fieldNamesAreKnownValid: Bool { false }
 }
 
 /// One entry as queued: its text, or details still to render.
@@ -173,9 +180,11 @@ struct QueuedEntry: Sendable {
         case .text(let m, let l, let f): (message, lines, fields) = (m, l, f)
         case .details(let details): (message, fields) = details.render()
         }
-        return JournalEntry(
+        var entry = JournalEntry(
             event: event, priority: priority, message: message, fields: fields, fileID: fileID, line: line,
             function: function, lines: lines)
+        if case .details(let details) = content { entry.fieldNamesKnownValid = details.fieldNamesAreKnownValid }
+        return entry
     }
 }
 
@@ -190,6 +199,8 @@ struct JournalEntry: Sendable {
     var function: String
     /// Lines that continue the message, each escaped on its own.
     var lines: [String] = []
+    /// Every field name is a ``JournalField`` constant: the writer skips checking them.
+    var fieldNamesKnownValid = false
 }
 
 /// Writes entries; called on the writer thread only.

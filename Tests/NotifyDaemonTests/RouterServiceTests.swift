@@ -154,6 +154,22 @@ import Varlink
         #expect(notSaved.fields.contains { $0.0 == JournalField.reason && $0.1.contains("exceeded the store's bound") })
     }
 
+    /// Decision entries skip the writer's field-name checks: every name they carry must pass them.
+    @Test func decisionEntriesCarryOnlyValidFieldNames() throws {
+        let f = try Fixture()
+        let payload: JSON = ["aps": ["alert": "x"], "deeplink": "shop://offers/A"]
+        _ = try f.call("Route", ["device": "d", "payload": payload])
+        _ = try f.call("Resolve", ["link": "shop://cart", "dryRun": true])
+        let made = f.entries().filter { $0.event == .decisionMade }
+        try #require(made.count == 2)
+        let names = Set(made.flatMap { $0.fields.map(\.0) })
+        #expect(names.isSuperset(of: [JournalField.device, JournalField.source, JournalField.link]))
+        for entry in made {
+            #expect(entry.fieldNamesKnownValid)
+            for (name, _) in entry.fields { #expect(JournalEntry.isAccepted(name), "\(name)") }
+        }
+    }
+
     @Test func dryRunsAreJournaledAndCountedAtOnce() throws {
         let f = try Fixture(maxValueBytes: 4_096)
         let reply = try f.call("Resolve", ["device": "d", "link": "shop://offers/A", "dryRun": true])

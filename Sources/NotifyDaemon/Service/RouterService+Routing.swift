@@ -285,6 +285,9 @@ struct DecisionJournalDetails: JournalDetails {
     /// Why the decision's commit failed; `nil` for a decision made.
     var notSaved: String?
 
+    /// Its fields are named by ``JournalField`` constants only.
+    var fieldNamesAreKnownValid: Bool { true }
+
     func render() -> (message: String, fields: [(String, String)]) {
         let page = decision.page.description
         var fields: [(String, String)] = []
