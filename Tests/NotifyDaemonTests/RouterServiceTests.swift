@@ -230,16 +230,38 @@ import Varlink
 
     // MARK: commits on the worker's thread
 
+    /// Calls that write more than ``RouterService/inlineCommitWrites``, so that their batch goes to the worker.
+    private static let fillers: [(method: String, parameters: JSONObject)] = (0..<5).map {
+        ("Resolve", ["device": .string("filler-\($0)"), "link": "shop://cart"])
+    }
+
+    @Test func aSmallBatchIsCommittedAtOnceALargeOneByTheWorker() throws {
+        let f = try Fixture(worker: true)
+        f.handle([("Resolve", ["device": "one", "link": "shop://cart"])])
+        f.service.endBatch()
+        #expect(!f.service.hasCommitInFlight)
+        #expect(f.settle())
+        f.handle(Self.fillers)
+        f.service.endBatch()
+        #expect(f.service.hasCommitInFlight)
+        #expect(!f.settle())
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()
+        #expect(f.settle())
+        #expect(try f.replies().count == 6)
+    }
+
     @Test func aBatchGatheredDuringACommitWaitsBehindItAndStartsFromItsStates() throws {
         let f = try Fixture(worker: true)
-        f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])])
+        f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
         f.service.endBatch()  // handed to the worker
         #expect(f.service.hasCommitInFlight)
         // While it commits: a dry run behind it on the same connection, and the same device again.
-        f.handle([
-            ("Resolve", ["link": "shop://cart", "dryRun": true]),
-            ("Resolve", ["device": "p", "link": "shop://products/p-1"]),
-        ])
+        f.handle(
+            [
+                ("Resolve", ["link": "shop://cart", "dryRun": true]),
+                ("Resolve", ["device": "p", "link": "shop://products/p-1"]),
+            ] + Self.fillers)
         // Nothing goes out before the first commit is settled, not even the dry run queued behind it.
         #expect(!f.settle())
         #expect(try f.replies().isEmpty)
@@ -247,36 +269,41 @@ import Varlink
         f.service.endBatch()  // settles the first, hands over the second
         #expect(!f.settle(), "the second batch's reply waits for its own commit")
         var replies = try f.replies()
-        try #require(replies.count == 2)
+        try #require(replies.count == 7)
         #expect(replies[0]["parameters"]?["decision"]?["device"] == "p")
-        #expect(replies[1]["parameters"]?["decision"]?["device"] == .null)
+        #expect(replies[6]["parameters"]?["decision"]?["device"] == .null)
         f.service.worker?.waitUntilDone()
         f.service.endBatch()
         #expect(f.settle())
         replies = try f.replies()
-        try #require(replies.count == 1)
+        try #require(replies.count == 6)
         // Made on the state of the first decision (not committed when it was made): no cold start.
         #expect(!Self.steps(replies[0]).contains("start main"))
         #expect(Self.steps(replies[0]).contains("selectTab main"))
         let state = try f.call("GetState", ["device": "p"])["parameters"]?["state"]
         #expect(state?["stacks"]?["catalog"] != nil)
-        #expect(f.service.statsJSON()["decisions"] == .int(3))
+        #expect(f.service.statsJSON()["decisions"] == .int(13))
     }
 
     @Test func aFailedCommitAlsoFailsTheBatchGatheredOnItsStates() throws {
         let f = try Fixture(maxValueBytes: 4_096, worker: true)
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
-        f.handle([
-            ("Resolve", ["device": "kept", "link": "shop://cart"]),
-            ("Resolve", ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]),
-        ])
+        f.handle(
+            [
+                ("Resolve", ["device": "kept", "link": "shop://cart"]),
+                (
+                    "Resolve",
+                    ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]
+                ),
+            ] + Self.fillers)
         f.service.endBatch()
+        #expect(f.service.hasCommitInFlight)
         f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])])
         f.service.worker?.waitUntilDone()
         f.service.endBatch()
         #expect(f.settle())
         let replies = try f.replies()
-        try #require(replies.count == 3)
+        try #require(replies.count == 8)
         for reply in replies { #expect(reply["error"] == "io.notifyd.Router.StateNotSaved") }
         // Neither batch changed the stored state: the device is where its first, committed decision left it.
         let state = try f.call("GetState", ["device": "kept"])["parameters"]?["state"]
@@ -284,7 +311,7 @@ import Varlink
         #expect(state?["stacks"]?["cart"]?.arrayValue?.last?["arguments"]?["id"] == "A")
         #expect(try f.call("GetState", ["device": "big"])["parameters"]?["state"] == .null)
         #expect(f.service.statsJSON()["decisions"] == .int(1))
-        #expect(f.entries().filter { $0.event == .decisionNotSaved }.count == 3)
+        #expect(f.entries().filter { $0.event == .decisionNotSaved }.count == 8)
     }
 
     @Test func aDeviceForgottenInABatchNotCommittedYetStartsCold() throws {

@@ -158,7 +158,8 @@ final class RouterService: CallHandler {
 
     /// Ends a turn of the loop: a finished commit of the worker is settled, and what this batch gathered goes to the
     /// worker, or, while the worker is still busy, keeps gathering (the next commit takes all of it). Without a
-    /// worker, or with nothing to write, the batch is settled at once.
+    /// worker, with nothing to write, or with a few writes only (``inlineCommitWrites``), the batch is committed and
+    /// settled at once.
     func endBatch() {
         finishInFlight(wait: false)
         guard !writes.isEmpty || !batchDecisions.isEmpty || !batchJournal.isEmpty else { return }
@@ -167,11 +168,21 @@ final class RouterService: CallHandler {
             return
         }
         guard !worker.isBusy else { return }
+        // A few writes (a client alone, a quiet moment) are committed here: handing them over would only add the
+        // worker's wake-up to the client's wait, with nothing else for the loop to do meanwhile.
+        guard writes.count > Self.inlineCommitWrites else {
+            commitBatch()
+            return
+        }
         inFlight = InFlightBatch(
             number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal)
         worker.submit(writes)
         startNextBatch()
     }
+
+    /// Batches of at most this many writes (a stored decision is two: the history row and the state) are committed on
+    /// the loop's thread even with a worker.
+    static let inlineCommitWrites = 8
 
     /// Whether batch `number` was committed; `nil` while its commit is not over.
     func outcome(ofBatch number: UInt64) -> Bool? {
