@@ -39,6 +39,8 @@ final class ClientConnection {
     var inputClosed = false
     var watchingWrite = false
     var closed = false
+    /// It is on the outbox's list of connections with new replies.
+    var inOutbox = false
     /// Its slots wait for a commit that is not over (the server settles it again when one is).
     var awaitingCommit = false
 

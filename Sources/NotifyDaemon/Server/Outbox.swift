@@ -5,7 +5,6 @@ import Varlink
 /// and then write every reply that the commit settled: the group commit of the store.
 final class Outbox {
     private(set) var dirty: [ClientConnection] = []
-    private var isDirty: Set<UInt64> = []
 
     /// Queues a reply frame for `connection`.
     func send(_ reply: VarlinkReply, to connection: ClientConnection) {
@@ -51,17 +50,16 @@ final class Outbox {
         case .durable(_, let bytes, _): connection.slotBytes += bytes.count
         }
         connection.slots.append(slot)
-        if isDirty.insert(connection.id).inserted {
+        if !connection.inOutbox {
+            connection.inOutbox = true
             dirty.append(connection)
         }
     }
 
     /// Hands over the connections with queued replies and starts a new batch.
     func takeDirty() -> [ClientConnection] {
-        defer {
-            dirty.removeAll(keepingCapacity: true)
-            isDirty.removeAll(keepingCapacity: true)
-        }
+        defer { dirty.removeAll(keepingCapacity: true) }
+        for connection in dirty { connection.inOutbox = false }
         return dirty
     }
 
