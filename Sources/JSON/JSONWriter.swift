@@ -151,9 +151,11 @@ extension JSON {
 
     /// Appends `s` as a quoted JSON string.
     public static func writeString(_ s: String, into out: inout ByteWriter) {
-        var s = s  // `withUTF8` hands over a native string's bytes in place, a small string's from the stack
         out.append(0x22)
-        s.withUTF8 { writeEscaped($0, into: &out) }
+        if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
+            var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
+            copy.withUTF8 { writeEscaped($0, into: &out) }
+        }
         out.append(0x22)
     }
 
