@@ -100,6 +100,12 @@ public struct Resolver: Sendable {
     /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
     /// has no default.
     let rootPages: [Page?]
+    /// The descriptions of ``rootPages``, computed once.
+    let rootPageDescriptions: [String?]
+    /// Each coordinator's first declared page.
+    let rootDefinitions: [PageDefinition?]
+    /// ``Graph/page(_:)``'s table.
+    let pagesByID: [PageID: PageDefinition]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -140,9 +146,13 @@ public struct Resolver: Sendable {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
         }
         firstProvider = providers
-        rootPages = coordinators.map { c in
+        let rootPages = coordinators.map { c in
             c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
         }
+        self.rootPages = rootPages
+        rootPageDescriptions = rootPages.map { $0?.description }
+        rootDefinitions = coordinators.map(\.pages.first)
+        pagesByID = graph.pagesByID
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
@@ -183,7 +193,7 @@ public struct Resolver: Sendable {
     func route(
         _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
     ) throws(ResolveError) -> Decision {
-        guard let definition = graph.page(page.id), let owner = indexByName[page.id.coordinator] else {
+        guard let definition = pagesByID[page.id], let owner = indexByName[page.id.coordinator] else {
             throw ResolveError(
                 code: .unknownPage, subject: page.id.description,
                 message: "page '\(page.id)' is not declared in the graph; check the coordinator and case names")
@@ -215,7 +225,8 @@ public struct Resolver: Sendable {
         } else {
             navigate(path, upTo: path.count, toFront: true, walk: &walk)
             arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
-            walk.emit(Step(.display, names[owner], page: page), resolver: self)
+            walk.emit(
+                Step(.display, names[owner], page: definition.describe(page), pageValue: page), resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
             } else {
@@ -238,7 +249,7 @@ public struct Resolver: Sendable {
             guard let index = indexByName[name], path.contains(index) else { return false }
             let stack = walk.state.stack(of: name)
             guard stack.count <= 1 else { return false }
-            if let page = stack.first, page.id != graph.coordinators[index].pages.first?.id { return false }
+            if let page = stack.first, page.id != rootDefinitions[index]?.id { return false }
         }
         return true
     }
