@@ -93,10 +93,12 @@ extension Resolver {
         walk.visits += 1
         let childName = names[child]
         let parentName = names[parent]
-        if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
+        if kinds[parent] == .tabs {
             let previous = walk.state.tabs[parentName]
-            walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
-            walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+            if previous != childName {
+                walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
+                walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+            }
         }
         if kinds[child].isPresented {
             walk.note("present \(childName) over \(parentName): it is a \(kinds[child])")

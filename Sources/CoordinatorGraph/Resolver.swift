@@ -106,6 +106,8 @@ public struct Resolver: Sendable {
     let rootDefinitions: [PageDefinition?]
     /// ``Graph/page(_:)``'s table.
     let pagesByID: [PageID: PageDefinition]
+    /// Each page's definition and the index of its coordinator: one lookup per decision.
+    let pageEntries: [PageID: (definition: PageDefinition, owner: Int)]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -153,6 +155,11 @@ public struct Resolver: Sendable {
         rootPageDescriptions = rootPages.map { $0?.description }
         rootDefinitions = coordinators.map(\.pages.first)
         pagesByID = graph.pagesByID
+        var entries: [PageID: (definition: PageDefinition, owner: Int)] = [:]
+        for (id, definition) in graph.pagesByID {
+            if let owner = index[id.coordinator] { entries[id] = (definition, owner) }
+        }
+        pageEntries = entries
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
@@ -193,7 +200,7 @@ public struct Resolver: Sendable {
     func route(
         _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
     ) throws(ResolveError) -> Decision {
-        guard let definition = pagesByID[page.id], let owner = indexByName[page.id.coordinator] else {
+        guard let (definition, owner) = pageEntries[page.id] else {
             throw ResolveError(
                 code: .unknownPage, subject: page.id.description,
                 message: "page '\(page.id)' is not declared in the graph; check the coordinator and case names")
@@ -331,6 +338,11 @@ struct Walk {
         self.state = state
         self.trace = explain ? [] : nil
         steps.reserveCapacity(8)  // most decisions have fewer steps: one allocation
+        if state.path.isEmpty, state.started.isEmpty {
+            // A cold start builds both from nothing: one allocation each instead of growing them.
+            self.state.path.reserveCapacity(8)
+            self.state.started.reserveCapacity(8)
+        }
     }
 
     /// Appends the step and applies it to the state.
