@@ -35,13 +35,13 @@ extension Resolver {
         let name = step.coordinator
         switch step.action {
         case .activate:
-            if indexByName[name] == rootIndex || state.path.isEmpty {
+            if name == names[rootIndex] || state.path.isEmpty {
                 if state.path.first != name { cut(&state, keeping: 0, replacingRootWith: name) }
             } else if let j = state.path.firstIndex(of: name) {
                 cut(&state, keeping: j + 1)
             } else {
                 let parents = indexByName[name].map { parentIndices[$0] } ?? []
-                let j = state.path.lastIndex { indexByName[$0].map(parents.contains) ?? false }
+                let j = state.path.lastIndex { visible in parents.contains { names[$0] == visible } }
                 if let j { cut(&state, keeping: j + 1) }
                 state.path.append(name)
             }
@@ -50,8 +50,7 @@ extension Resolver {
             if let j = state.path.firstIndex(of: name) { stop(&state, from: j) }
             if let parent = step.parent, let j = state.path.lastIndex(of: parent) { cut(&state, keeping: j + 1) }
             markStarted(name, in: &state)
-            state.stacks[name] = nil
-            state.tabs[name] = nil
+            dropStackAndTab(of: name, in: &state)
             state.path.append(name)
         case .selectTab:
             if let child = step.child { state.tabs[name] = child }
@@ -72,7 +71,7 @@ extension Resolver {
             guard let page = step.pageValue, var stack = state.stacks[name], let j = stack.lastIndex(of: page) else {
                 return
             }
-            stack.removeSubrange((j + 1)...)
+            stack.removeLast(stack.count - j - 1)
             state.stacks[name] = stack
         case .display:
             guard let page = step.pageValue else { return }
@@ -86,20 +85,26 @@ extension Resolver {
         for name in state.path[min(count, state.path.count)...] where kind(of: name)?.isPresented ?? false {
             stopOne(name, in: &state)
         }
-        state.path.removeSubrange(min(count, state.path.count)...)
+        state.path.removeLast(state.path.count - min(count, state.path.count))
         if let root { state.path = [root] }
     }
 
     /// Stops the coordinator at `index` of the visible path and everything above it.
     private func stop(_ state: inout DeviceState, from index: Int) {
         for name in state.path[index...] { stopOne(name, in: &state) }
-        state.path.removeSubrange(index...)
+        state.path.removeLast(state.path.count - index)
     }
 
     private func stopOne(_ name: String, in state: inout DeviceState) {
-        state.started.removeAll { $0 == name }
-        state.stacks[name] = nil
-        state.tabs[name] = nil
+        if state.started.contains(name) { state.started.removeAll { $0 == name } }
+        dropStackAndTab(of: name, in: &state)
+    }
+
+    /// Removes the coordinator's stack and selected tab, looking before writing: removing a key that is not there
+    /// would still copy a dictionary shared with the caller's state (or allocate one for an empty state).
+    private func dropStackAndTab(of name: String, in state: inout DeviceState) {
+        if !state.stacks.isEmpty, state.stacks[name] != nil { state.stacks[name] = nil }
+        if !state.tabs.isEmpty, state.tabs[name] != nil { state.tabs[name] = nil }
     }
 
     private func markStarted(_ name: String, in state: inout DeviceState) {

@@ -63,13 +63,13 @@ extension Resolver {
         let name = names[coordinator]
         guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stacks[name] == nil else { return }
         guard let root = rootPages[coordinator] else {
-            if let definition = graph.coordinators[coordinator].pages.first {
+            if let definition = rootDefinitions[coordinator] {
                 walk.note("root page \(definition.id) of \(name) needs arguments: left out")
             }
             return
         }
         walk.note("\(name) is on the way to the page: it shows its root page \(root)")
-        walk.emit(Step(.setRoot, name, page: root), resolver: self)
+        walk.emit(Step(.setRoot, name, page: rootPageDescriptions[coordinator], pageValue: root), resolver: self)
     }
 
     /// Dismisses, top-most first, the presented coordinators of the visible path at index `index` or above.
@@ -93,10 +93,12 @@ extension Resolver {
         walk.visits += 1
         let childName = names[child]
         let parentName = names[parent]
-        if kinds[parent] == .tabs, walk.state.tabs[parentName] != childName {
+        if kinds[parent] == .tabs {
             let previous = walk.state.tabs[parentName]
-            walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
-            walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+            if previous != childName {
+                walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
+                walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+            }
         }
         if kinds[child].isPresented {
             walk.note("present \(childName) over \(parentName): it is a \(kinds[child])")
@@ -115,10 +117,13 @@ extension Resolver {
     func arrangeStack(of owner: Int, for page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk) {
         let ownerName = names[owner]
         let stack = walk.state.stacks[ownerName] ?? []
+        func step(_ action: Step.Action, _ page: Page, _ definition: PageDefinition) -> Step {
+            Step(action, ownerName, page: definition.describe(page), pageValue: page)
+        }
         if let j = stack.lastIndex(of: page) {
             if j != stack.count - 1 {
                 walk.note("\(page) is already in the stack of \(ownerName): pop to it")
-                walk.emit(Step(.popTo, ownerName, page: page), resolver: self)
+                walk.emit(step(.popTo, page, definition), resolver: self)
             } else {
                 walk.note("\(page) is already the top of \(ownerName)")
             }
@@ -126,51 +131,64 @@ extension Resolver {
         }
         let chain = backChain(of: page, definition: definition, walk: &walk)
         if stack.isEmpty {
-            var bottom = Array(chain.reversed())
-            if coldStart, let rootDefinition = graph.coordinators[owner].pages.first, rootDefinition.id != page.id,
-                !chain.contains(where: { $0.id == rootDefinition.id })
+            var bottom = chain
+            bottom.reverse()
+            if coldStart, let rootDefinition = rootDefinitions[owner], rootDefinition.id != page.id,
+                !chain.contains(where: { $0.page.id == rootDefinition.id })
             {
-                if let root = graph.page(rootDefinition, argumentsFrom: page) {
-                    bottom.insert(root, at: 0)
+                if rootDefinition.declaration.parameters.isEmpty, let root = rootPages[owner] {
+                    bottom.insert((root, rootDefinition), at: 0)
+                } else if let root = graph.page(rootDefinition, argumentsFrom: page) {
+                    bottom.insert((root, rootDefinition), at: 0)
                 } else {
                     walk.note("root page \(rootDefinition.id) of \(ownerName) needs arguments \(page) lacks: omitted")
                 }
             }
             guard let first = bottom.first else { return }
             walk.note(
-                "back stack of \(page) synthesized: " + bottom.map(\.description).joined(separator: " ← "))
-            walk.emit(Step(.setRoot, ownerName, page: first), resolver: self)
-            for below in bottom.dropFirst() { walk.emit(Step(.push, ownerName, page: below), resolver: self) }
+                "back stack of \(page) synthesized: " + bottom.map(\.page.description).joined(separator: " ← "))
+            walk.emit(step(.setRoot, first.page, first.definition), resolver: self)
+            for below in bottom.dropFirst() { walk.emit(step(.push, below.page, below.definition), resolver: self) }
             return
         }
-        if let nearest = chain.firstIndex(where: { stack.contains($0) }) {
+        if let nearest = chain.firstIndex(where: { stack.contains($0.page) }) {
             let anchor = chain[nearest]
-            if stack.last != anchor {
-                walk.note("\(anchor) (back of \(page)) is in the stack of \(ownerName): pop to it")
-                walk.emit(Step(.popTo, ownerName, page: anchor), resolver: self)
+            if stack.last != anchor.page {
+                walk.note("\(anchor.page) (back of \(page)) is in the stack of \(ownerName): pop to it")
+                walk.emit(step(.popTo, anchor.page, anchor.definition), resolver: self)
             }
             for below in chain[..<nearest].reversed() {
-                walk.emit(Step(.push, ownerName, page: below), resolver: self)
+                walk.emit(step(.push, below.page, below.definition), resolver: self)
             }
         } else if !chain.isEmpty {
             walk.note("back pages of \(page) are not in the stack of \(ownerName): push them")
-            for below in chain.reversed() { walk.emit(Step(.push, ownerName, page: below), resolver: self) }
+            for below in chain.reversed() { walk.emit(step(.push, below.page, below.definition), resolver: self) }
         }
     }
 
-    /// The pages beneath `page` by `back`, nearest first, arguments taken from `page` by label.
-    func backChain(of page: Page, definition: PageDefinition, walk: inout Walk) -> [Page] {
-        var chain: [Page] = []
+    /// The pages beneath `page` by `back`, nearest first, arguments taken from `page` by label, with their
+    /// definitions.
+    func backChain(
+        of page: Page, definition: PageDefinition, walk: inout Walk
+    ) -> [(page: Page, definition: PageDefinition)] {
+        var chain: [(page: Page, definition: PageDefinition)] = []
         var current = definition
         while let backName = current.back {
             let id = PageID(coordinator: page.id.coordinator, name: backName)
             walk.visits += 1
-            guard let below = graph.page(id), id != page.id, !chain.contains(where: { $0.id == id }) else { break }
-            guard let value = graph.page(below, argumentsFrom: page) else {
+            guard let below = pagesByID[id], id != page.id, !chain.contains(where: { $0.page.id == id }) else {
+                break
+            }
+            let value: Page
+            if below.declaration.parameters.isEmpty {
+                value = Page(id: below.id)
+            } else if let converted = graph.page(below, argumentsFrom: page) {
+                value = converted
+            } else {
                 walk.note("back page \(id) needs arguments \(page) lacks: the back stack stops there")
                 break
             }
-            chain.append(value)
+            chain.append((value, below))
             current = below
         }
         return chain

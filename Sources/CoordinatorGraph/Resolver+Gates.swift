@@ -41,7 +41,7 @@ extension Resolver {
         var condition = gate.condition
         var provider = try self.provider(of: condition)
         var hops = 0
-        search: while hops < graph.coordinators.count {
+        search: while hops < names.count {
             for required in requirements[provider] where !walk.state.isSatisfied(required) {
                 let next = try self.provider(of: required)
                 walk.note(
@@ -96,7 +96,8 @@ extension Resolver {
         }
         walk.emit(Step(.present, providerName, parent: parentName), resolver: self)
         if let root = rootPages[provider] {
-            walk.emit(Step(.display, providerName, page: root), resolver: self)
+            walk.emit(
+                Step(.display, providerName, page: rootPageDescriptions[provider], pageValue: root), resolver: self)
         }
         return found
     }

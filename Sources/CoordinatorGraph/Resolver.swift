@@ -100,6 +100,14 @@ public struct Resolver: Sendable {
     /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
     /// has no default.
     let rootPages: [Page?]
+    /// The descriptions of ``rootPages``, computed once.
+    let rootPageDescriptions: [String?]
+    /// Each coordinator's first declared page.
+    let rootDefinitions: [PageDefinition?]
+    /// ``Graph/page(_:)``'s table.
+    let pagesByID: [PageID: PageDefinition]
+    /// Each page's definition and the index of its coordinator: one lookup per decision.
+    let pageEntries: [PageID: (definition: PageDefinition, owner: Int)]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -140,9 +148,18 @@ public struct Resolver: Sendable {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
         }
         firstProvider = providers
-        rootPages = coordinators.map { c in
+        let rootPages = coordinators.map { c in
             c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
         }
+        self.rootPages = rootPages
+        rootPageDescriptions = rootPages.map { $0?.description }
+        rootDefinitions = coordinators.map(\.pages.first)
+        pagesByID = graph.pagesByID
+        var entries: [PageID: (definition: PageDefinition, owner: Int)] = [:]
+        for (id, definition) in graph.pagesByID {
+            if let owner = index[id.coordinator] { entries[id] = (definition, owner) }
+        }
+        pageEntries = entries
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
@@ -183,7 +200,7 @@ public struct Resolver: Sendable {
     func route(
         _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
     ) throws(ResolveError) -> Decision {
-        guard let definition = graph.page(page.id), let owner = indexByName[page.id.coordinator] else {
+        guard let (definition, owner) = pageEntries[page.id] else {
             throw ResolveError(
                 code: .unknownPage, subject: page.id.description,
                 message: "page '\(page.id)' is not declared in the graph; check the coordinator and case names")
@@ -215,7 +232,8 @@ public struct Resolver: Sendable {
         } else {
             navigate(path, upTo: path.count, toFront: true, walk: &walk)
             arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
-            walk.emit(Step(.display, names[owner], page: page), resolver: self)
+            walk.emit(
+                Step(.display, names[owner], page: definition.describe(page), pageValue: page), resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
             } else {
@@ -238,7 +256,7 @@ public struct Resolver: Sendable {
             guard let index = indexByName[name], path.contains(index) else { return false }
             let stack = walk.state.stack(of: name)
             guard stack.count <= 1 else { return false }
-            if let page = stack.first, page.id != graph.coordinators[index].pages.first?.id { return false }
+            if let page = stack.first, page.id != rootDefinitions[index]?.id { return false }
         }
         return true
     }
@@ -320,6 +338,11 @@ struct Walk {
         self.state = state
         self.trace = explain ? [] : nil
         steps.reserveCapacity(8)  // most decisions have fewer steps: one allocation
+        if state.path.isEmpty, state.started.isEmpty {
+            // A cold start builds both from nothing: one allocation each instead of growing them.
+            self.state.path.reserveCapacity(8)
+            self.state.started.reserveCapacity(8)
+        }
     }
 
     /// Appends the step and applies it to the state.
