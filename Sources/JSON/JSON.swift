@@ -136,6 +136,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// `a == b`, answered from two words when both are short ASCII strings (as keys nearly always are).
+    @inlinable
     public static func keysEqual(_ a: String, _ b: String) -> Bool {
         if SmallASCII.isAvailable, let equal = SmallASCII.equal(SmallASCII.words(of: a), SmallASCII.words(of: b)) {
             return equal
@@ -146,6 +147,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Where `key` is among the members: a key of the same UTF-8 length that compares equal. Short ASCII keys
     /// (nearly all) compare as two words (see ``SmallASCII``); other comparisons check lengths first (O(1) for
     /// native strings) to skip most full string comparisons.
+    @inline(__always)
     private func index(ofKey key: String) -> Int? {
         let words = SmallASCII.words(of: key)
         guard SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) else {
@@ -175,6 +177,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         members.append(Member(key: key, value: value))
     }
 
+    @inlinable
     public func makeIterator() -> LazyMapSequence<[Member], (String, JSON)>.Iterator {
         members.lazy.map { ($0.key, $0.value) }.makeIterator()
     }

@@ -5,19 +5,23 @@
 /// The form (bytes in memory order, the count and the flags "small" and "ASCII" in the top byte) is checked once
 /// against strings the standard library builds itself; where it does not hold (another word size or byte order,
 /// another standard library), ``isAvailable`` is false and callers take their ordinary path.
+@usableFromInline
 enum SmallASCII {
     /// The longest string kept inline.
     static let capacity = 15
 
     /// The top-byte flags of an inline ASCII string: immortal, ASCII, small.
-    static let flags: UInt64 = 0xE0 << 56
+    @inlinable
+    static var flags: UInt64 { 0xE0 << 56 }
     /// The mask of the top nibble, where ``flags`` lives.
-    static let flagMask: UInt64 = 0xF0 << 56
+    @inlinable
+    static var flagMask: UInt64 { 0xF0 << 56 }
 
     /// True when strings are laid out as this file assumes. Checked on two literals, which the compiler lays out
     /// as the standard library does, so that in an optimized build the check folds to a constant; the tests also
     /// hold built strings of every inline length to the standard library's own.
     @inline(__always)
+    @inlinable
     static var isAvailable: Bool {
         #if arch(x86_64) || arch(arm64)
         return MemoryLayout<String>.size == 16 && words(of: "") == (0, flags)
@@ -29,12 +33,14 @@ enum SmallASCII {
 
     /// The two words of a string, as stored.
     @inline(__always)
+    @inlinable
     static func words(of string: String) -> (UInt64, UInt64) {
         unsafeBitCast(string, to: (UInt64, UInt64).self)
     }
 
     /// True when `words` are those of an inline ASCII string.
     @inline(__always)
+    @inlinable
     static func isSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
         words.1 & flagMask == flags
     }
@@ -69,6 +75,7 @@ enum SmallASCII {
     /// Whether `a` equals `b` when both are inline ASCII strings (their words are then equal exactly when the
     /// strings are); `nil` when either is not, for the caller to compare them as strings.
     @inline(__always)
+    @inlinable
     static func equal(_ a: (UInt64, UInt64), _ b: (UInt64, UInt64)) -> Bool? {
         if a == b { return true }
         return isSmallASCII(a) && isSmallASCII(b) ? false : nil
