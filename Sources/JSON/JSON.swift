@@ -131,6 +131,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// True when the object has `key`.
+    @inline(__always)
     public func containsKey(_ key: String) -> Bool {
         index(ofKey: key) != nil
     }
