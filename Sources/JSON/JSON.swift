@@ -114,7 +114,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// The value for `key`; setting `nil` removes the key.
     public subscript(key: String) -> JSON? {
-        get {
+        @inlinable get {
             index(ofKey: key).map { members[$0].value }
         }
         set {
@@ -131,7 +131,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// True when the object has `key`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func containsKey(_ key: String) -> Bool {
         index(ofKey: key) != nil
     }
@@ -148,8 +148,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Where `key` is among the members: a key of the same UTF-8 length that compares equal. Short ASCII keys
     /// (nearly all) compare as two words (see ``SmallASCII``); other comparisons check lengths first (O(1) for
     /// native strings) to skip most full string comparisons.
-    @inline(__always)
-    private func index(ofKey key: String) -> Int? {
+    @inlinable @inline(__always)
+    func index(ofKey key: String) -> Int? {
         let words = SmallASCII.words(of: key)
         guard SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) else {
             let length = key.utf8.count
