@@ -1,3 +1,5 @@
+import JSON
+
 /// The JSON paths of the fields a reader looks at, computed from the options once.
 ///
 /// Classes, so that handing them to the format readers costs a reference count, not a copy of every string.
@@ -60,7 +62,7 @@ struct PayloadKeyTable<Member: Sendable>: Sendable {
     subscript(key: String) -> Member? {
         let length = key.utf8.count
         guard length < buckets.count else { return nil }
-        for entry in buckets[length] where entry.name == key { return entry.member }
+        for entry in buckets[length] where JSONObject.keysEqual(entry.name, key) { return entry.member }
         return nil
     }
 

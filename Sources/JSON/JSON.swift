@@ -114,7 +114,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// The value for `key`; setting `nil` removes the key.
     public subscript(key: String) -> JSON? {
-        get {
+        @inlinable get {
             index(ofKey: key).map { members[$0].value }
         }
         set {
@@ -131,15 +131,41 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// True when the object has `key`.
-    func containsKey(_ key: String) -> Bool {
+    @inlinable @inline(__always)
+    public func containsKey(_ key: String) -> Bool {
         index(ofKey: key) != nil
     }
 
-    /// Where `key` is among the members. Comparing lengths first (O(1) for native strings) skips most full string
-    /// comparisons.
-    private func index(ofKey key: String) -> Int? {
-        let length = key.utf8.count
-        return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
+    /// `a == b`, answered from two words when both are short ASCII strings (as keys nearly always are).
+    @inlinable
+    public static func keysEqual(_ a: String, _ b: String) -> Bool {
+        if SmallASCII.isAvailable, let equal = SmallASCII.equal(SmallASCII.words(of: a), SmallASCII.words(of: b)) {
+            return equal
+        }
+        return a == b
+    }
+
+    /// Where `key` is among the members: a key of the same UTF-8 length that compares equal. Short ASCII keys
+    /// (nearly all) compare as two words (see ``SmallASCII``); other comparisons check lengths first (O(1) for
+    /// native strings) to skip most full string comparisons.
+    @inlinable @inline(__always)
+    func index(ofKey key: String) -> Int? {
+        let words = SmallASCII.words(of: key)
+        guard SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) else {
+            let length = key.utf8.count
+            return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
+        }
+        var i = 0
+        while i < members.count {
+            let other = SmallASCII.words(of: members[i].key)
+            if other == words { return i }
+            // A short ASCII key differs from every other short ASCII string; any other string is compared.
+            if !SmallASCII.isSmallASCII(other), members[i].key.utf8.count == key.utf8.count, members[i].key == key {
+                return i
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Reserves room for `count` keys, so that the parser fills small objects with one allocation.
@@ -152,6 +178,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         members.append(Member(key: key, value: value))
     }
 
+    @inlinable
     public func makeIterator() -> LazyMapSequence<[Member], (String, JSON)>.Iterator {
         members.lazy.map { ($0.key, $0.value) }.makeIterator()
     }

@@ -62,6 +62,8 @@ struct JSONParser {
     var index = 0
     var depth = 0
     var scratch: [UInt8] = []
+    /// Short ASCII strings are built inline (see ``SmallASCII``).
+    let buildsSmallStrings = SmallASCII.isAvailable
 
     /// Objects with fewer keys than this check for duplicates without hashing.
     static let linearKeyLimit = 16
@@ -220,8 +222,7 @@ struct JSONParser {
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
-                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let s = try plainString(from: start, ascii: seen < 0x80)
                 index += 1
                 return s
             }
@@ -285,6 +286,20 @@ struct JSONParser {
             }
         }
         throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    /// The string of the unescaped bytes from `start` to the closing quote at `index`. Short ASCII strings are
+    /// built inline, without the allocation and validation `String(decoding:)` does; others are checked here
+    /// (for the error's offset) and decoded.
+    @inline(__always)
+    func plainString(from start: Int, ascii: Bool) throws(JSONError) -> String {
+        let count = index - start
+        if ascii, count <= SmallASCII.capacity, buildsSmallStrings, let base = bytes.baseAddress {
+            if start + 16 <= bytes.count { return SmallASCII.make(loading: base + start, count: count) }
+            return SmallASCII.make(copying: base + start, count: count)
+        }
+        if !ascii, let error = invalidUTF8(from: start) { throw error }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     /// Advances `index` over whole 8-byte words that hold no quote, backslash or control character, OR-ing

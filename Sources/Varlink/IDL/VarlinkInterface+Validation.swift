@@ -29,7 +29,7 @@ extension VarlinkInterface {
     ///
     /// - Throws: ``ParameterViolation`` for the first parameter at fault.
     public func validate(parameters: JSONObject, for method: Method) throws(ParameterViolation) {
-        try check(parameters, against: method.input, path: nil, top: nil)
+        try check(parameters, against: method.input, path: { "" }, top: nil)
     }
 
     /// Checks a call's parameters against the input of the method named `methodName`
@@ -48,48 +48,54 @@ extension VarlinkInterface {
 
     /// Checks a reply's parameters against `method`'s output, as strictly as a call's input.
     public func validate(reply parameters: JSONObject, for method: Method) throws(ParameterViolation) {
-        try check(parameters, against: method.output, path: nil, top: nil)
+        try check(parameters, against: method.output, path: { "" }, top: nil)
     }
 
     /// Checks an error reply's parameters against the error's declaration.
     public func validate(errorParameters parameters: JSONObject, for error: ErrorDefinition) throws(ParameterViolation)
     {
-        try check(parameters, against: error.parameters, path: nil, top: nil)
+        try check(parameters, against: error.parameters, path: { "" }, top: nil)
     }
 
     /// Checks any JSON value against a type of this interface.
     ///
     /// Named types in `type` must be defined in this interface (a programmer mistake otherwise).
     public func validate(_ value: JSON, as type: VarlinkType, path: String) throws(ParameterViolation) {
-        try check(value, against: type, path: path, top: path)
+        try check(value, against: type, path: { path }, top: path)
     }
 
     // MARK: Checking
 
+    // Paths are closures, built only for the error: a call that conforms builds no strings.
+
+    /// Checks an object's fields; `top` is `nil` for a method's parameters (whose paths are the bare field names),
+    /// else the top-level parameter the object is inside, at `path`.
     private func check(
-        _ object: JSONObject, against fields: [VarlinkField], path: String?, top: String?
+        _ object: JSONObject, against fields: [VarlinkField], path: () -> String, top: String?
     ) throws(ParameterViolation) {
         for (key, value) in object {
-            let fieldPath = path.map { $0 + "." + key } ?? key
-            guard let field = fields.first(where: { $0.name == key }) else {
+            func fieldPath() -> String { top == nil ? key : path() + "." + key }
+            guard let field = fields.first(where: { JSONObject.keysEqual($0.name, key) }) else {
                 let known = fields.map(\.name).joined(separator: ", ")
                 throw ParameterViolation(
-                    parameter: top ?? key, path: fieldPath,
+                    parameter: top ?? key, path: fieldPath(),
                     reason: "unknown field \"\(key)\"; expected " + (known.isEmpty ? "no fields" : "one of: " + known))
             }
             try check(value, against: field.type, path: fieldPath, top: top ?? key)
         }
-        for field in fields where !field.type.isOptional && object[field.name] == nil {
-            let fieldPath = path.map { $0 + "." + field.name } ?? field.name
+        for field in fields where !field.type.isOptional && !object.containsKey(field.name) {
+            let fieldPath = top == nil ? field.name : path() + "." + field.name
             throw ParameterViolation(
                 parameter: top ?? field.name, path: fieldPath,
                 reason: "missing field \"\(field.name)\" of type \(field.type)")
         }
     }
 
-    private func check(_ value: JSON, against type: VarlinkType, path: String, top: String) throws(ParameterViolation) {
+    private func check(
+        _ value: JSON, against type: VarlinkType, path: () -> String, top: String
+    ) throws(ParameterViolation) {
         func mismatch(_ expected: String) -> ParameterViolation {
-            ParameterViolation(parameter: top, path: path, reason: "expected \(expected), found \(value.kindName)")
+            ParameterViolation(parameter: top, path: path(), reason: "expected \(expected), found \(value.kindName)")
         }
         switch type {
         case .optional(let wrapped):
@@ -102,7 +108,7 @@ extension VarlinkInterface {
             case .int: return
             case .double where value.intValue != nil: return
             case .double:
-                throw ParameterViolation(parameter: top, path: path, reason: "expected an integer, found \(value)")
+                throw ParameterViolation(parameter: top, path: path(), reason: "expected an integer, found \(value)")
             default: throw mismatch("an integer")
             }
         case .float:
@@ -118,18 +124,18 @@ extension VarlinkInterface {
             guard case .string(let s) = value else { throw mismatch("one of: " + cases.joined(separator: ", ")) }
             guard cases.contains(s) else {
                 throw ParameterViolation(
-                    parameter: top, path: path,
+                    parameter: top, path: path(),
                     reason: "\"\(s)\" is not one of: " + cases.joined(separator: ", "))
             }
         case .array(let element):
             guard case .array(let elements) = value else { throw mismatch("an array of \(element)") }
             for (i, item) in elements.enumerated() {
-                try check(item, against: element, path: path + "[\(i)]", top: top)
+                try check(item, against: element, path: { path() + "[\(i)]" }, top: top)
             }
         case .map(let valueType):
             guard case .object(let object) = value else { throw mismatch("an object of \(valueType)") }
             for (key, item) in object {
-                try check(item, against: valueType, path: path + "." + key, top: top)
+                try check(item, against: valueType, path: { path() + "." + key }, top: top)
             }
         case .structure(let fields):
             guard case .object(let object) = value else { throw mismatch("an object") }

@@ -40,49 +40,69 @@ public struct VarlinkInterface: Sendable {
     }
 
     /// The interface name, e.g. `io.notifyd.Router`.
-    public let name: String
+    public var name: String { storage.name }
     /// The `#` comment lines before the `interface` line.
-    public let doc: String
+    public var doc: String { storage.doc }
     /// The IDL text exactly as parsed.
-    public let text: String
+    public var text: String { storage.text }
     /// The type definitions, in declaration order.
-    public let types: [TypeDefinition]
+    public var types: [TypeDefinition] { storage.types }
     /// The methods, in declaration order.
-    public let methods: [Method]
+    public var methods: [Method] { storage.methods }
     /// The errors, in declaration order.
-    public let errors: [ErrorDefinition]
+    public var errors: [ErrorDefinition] { storage.errors }
 
-    private let typeIndex: [String: Int]
-    private let methodIndex: [String: Int]
-    private let errorIndex: [String: Int]
+    /// Everything, in one immutable object: copying an interface (every call's validation returns one) costs one
+    /// reference count.
+    private final class Storage: Sendable {
+        let name: String
+        let doc: String
+        let text: String
+        let types: [TypeDefinition]
+        let methods: [Method]
+        let errors: [ErrorDefinition]
+        let typeIndex: [String: Int]
+        let methodIndex: [String: Int]
+        let errorIndex: [String: Int]
+
+        init(
+            name: String, doc: String, text: String, types: [TypeDefinition], methods: [Method],
+            errors: [ErrorDefinition]
+        ) {
+            self.name = name
+            self.doc = doc
+            self.text = text
+            self.types = types
+            self.methods = methods
+            self.errors = errors
+            typeIndex = Dictionary(types.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            methodIndex = Dictionary(
+                methods.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            errorIndex = Dictionary(errors.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    private let storage: Storage
 
     init(
         name: String, doc: String, text: String, types: [TypeDefinition], methods: [Method],
         errors: [ErrorDefinition]
     ) {
-        self.name = name
-        self.doc = doc
-        self.text = text
-        self.types = types
-        self.methods = methods
-        self.errors = errors
-        typeIndex = Dictionary(types.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        methodIndex = Dictionary(methods.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        errorIndex = Dictionary(errors.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        storage = Storage(name: name, doc: doc, text: text, types: types, methods: methods, errors: errors)
     }
 
     /// The method named `name` (unqualified, e.g. `Route`), or `nil`.
     public func method(named name: some StringProtocol) -> Method? {
-        methodIndex[String(name)].map { methods[$0] }
+        storage.methodIndex[String(name)].map { storage.methods[$0] }
     }
 
     /// The type named `name`, or `nil`.
     public func type(named name: some StringProtocol) -> TypeDefinition? {
-        typeIndex[String(name)].map { types[$0] }
+        storage.typeIndex[String(name)].map { storage.types[$0] }
     }
 
     /// The error named `name` (unqualified, e.g. `NoRoute`), or `nil`.
     public func error(named name: some StringProtocol) -> ErrorDefinition? {
-        errorIndex[String(name)].map { errors[$0] }
+        storage.errorIndex[String(name)].map { storage.errors[$0] }
     }
 }

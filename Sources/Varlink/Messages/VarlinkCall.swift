@@ -30,14 +30,21 @@ public struct VarlinkCall: Sendable, Hashable {
 
     /// The interface part of ``method``: `io.notifyd.Router` for `io.notifyd.Router.Route`.
     public var interface: Substring {
-        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return method[...] }
+        guard let dot = lastDot else { return method[...] }
         return method[..<dot]
     }
 
     /// The member part of ``method``: `Route` for `io.notifyd.Router.Route`.
     public var memberName: Substring {
-        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return method[...] }
+        guard let dot = lastDot else { return method[...] }
         return method[method.utf8.index(after: dot)...]
+    }
+
+    /// Where the last `.` of ``method`` is, found in its contiguous bytes.
+    private var lastDot: String.Index? {
+        var method = method
+        guard let offset = method.withUTF8({ VarlinkNames.lastDot($0) }) else { return nil }
+        return self.method.utf8.index(self.method.utf8.startIndex, offsetBy: offset)
     }
 }
 
@@ -56,23 +63,26 @@ extension VarlinkCall {
         var method: String?
         var parameters = JSONObject()
         var flags = (oneway: false, more: false, upgrade: false)
-        for (key, value) in object {
-            switch key {
-            case "method":
+        for member in object.members {
+            let (key, value) = (member.key, member.value)
+            if JSONObject.keysEqual(key, "method") {
                 guard case .string(let name) = value else {
                     throw VarlinkProtocolError(.invalidMethod, "\"method\" must be a string, not \(value.kindName)")
                 }
                 method = name
-            case "parameters":
+            } else if JSONObject.keysEqual(key, "parameters") {
                 guard case .object(let object) = value else {
                     throw VarlinkProtocolError(
                         .invalidParameters, "\"parameters\" must be an object, not \(value.kindName)")
                 }
                 parameters = object
-            case "oneway": flags.oneway = try Self.flag(key, value)
-            case "more": flags.more = try Self.flag(key, value)
-            case "upgrade": flags.upgrade = try Self.flag(key, value)
-            default:
+            } else if JSONObject.keysEqual(key, "oneway") {
+                flags.oneway = try Self.flag(key, value)
+            } else if JSONObject.keysEqual(key, "more") {
+                flags.more = try Self.flag(key, value)
+            } else if JSONObject.keysEqual(key, "upgrade") {
+                flags.upgrade = try Self.flag(key, value)
+            } else {
                 throw VarlinkProtocolError(
                     .unknownKey,
                     "unknown key \"\(key)\" in a call; allowed: method, parameters, oneway, more, upgrade")

@@ -2,9 +2,38 @@
 enum VarlinkNames {
     /// `reverse.domain.Interface.Method`: an interface name, a dot and a member name.
     static func isQualifiedMethod(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        return isInterfaceName(utf8[..<dot]) && isMemberName(utf8[utf8.index(after: dot)...])
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let dot = lastDot(bytes) else { return false }
+            return isInterfaceName(bytes[..<dot]) && isMemberName(bytes[(dot + 1)...])
+        }
+    }
+
+    /// The offset of the last `.` in `bytes`, which separates a qualified name's interface from its member.
+    static func lastDot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = bytes.count
+        while i > 0 {
+            i -= 1
+            if bytes[i] == UInt8(ascii: ".") { return i }
+        }
+        return nil
+    }
+
+    /// True when `a` and `b` hold the same bytes; compared eight at a time.
+    static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        var i = 0
+        while i + 8 <= a.count {
+            let wa = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self)
+            guard wa == UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self) else { return false }
+            i += 8
+        }
+        while i < a.count {
+            guard pa[i] == pb[i] else { return false }
+            i += 1
+        }
+        return true
     }
 
     /// A member (type, method, error) name: `[A-Z][A-Za-z0-9]*`.

@@ -16,6 +16,11 @@ public struct ServiceDescription: Sendable {
     public var url: String
     /// The interfaces implemented, `org.varlink.service` first.
     public private(set) var interfaces: [VarlinkInterface]
+    /// Every method a call can resolve to, so that resolving a call compares bytes instead of splitting, copying
+    /// and hashing its name: the qualified names' bytes end to end, each name's end, and its interface and method.
+    private let methodNames: [UInt8]
+    private let methodEnds: [Int]
+    private let methodTargets: [(interface: Int, method: VarlinkInterface.Method)]
 
     /// A description of a service implementing `interfaces` (plus `org.varlink.service`).
     public init(vendor: String, product: String, version: String, url: String, interfaces: [VarlinkInterface]) {
@@ -25,6 +30,41 @@ public struct ServiceDescription: Sendable {
         self.url = url
         self.interfaces =
             [VarlinkServiceInterface.interface] + interfaces.filter { $0.name != VarlinkServiceInterface.name }
+        // As the lookups by name resolve: the first interface of a name, the first method of a name in it.
+        var names: [UInt8] = []
+        var ends: [Int] = []
+        var targets: [(interface: Int, method: VarlinkInterface.Method)] = []
+        for (index, interface) in self.interfaces.enumerated()
+        where !self.interfaces[..<index].contains(where: { $0.name == interface.name }) {
+            for method in interface.methods where interface.method(named: method.name) == method {
+                names += method.qualifiedName.utf8
+                ends.append(names.count)
+                targets.append((index, method))
+            }
+        }
+        (methodNames, methodEnds, methodTargets) = (names, ends, targets)
+    }
+
+    /// The position in the method table of the method whose qualified name has exactly the bytes of
+    /// `qualifiedMethod`, or `nil` (the caller then resolves the name the slow way, which also says why it fails).
+    private func methodPosition(_ qualifiedMethod: String) -> Int? {
+        var name = qualifiedMethod
+        return name.withUTF8 { bytes in
+            methodNames.withUnsafeBufferPointer { names in
+                methodEnds.withUnsafeBufferPointer { ends in
+                    var start = 0
+                    for (position, end) in ends.enumerated() {
+                        if end - start == bytes.count,
+                            VarlinkNames.bytesEqual(UnsafeBufferPointer(rebasing: names[start..<end]), bytes)
+                        {
+                            return position
+                        }
+                        start = end
+                    }
+                    return nil
+                }
+            }
+        }
     }
 
     /// The interface named `name`, or `nil`.
@@ -53,8 +93,16 @@ public struct ServiceDescription: Sendable {
     /// - Returns: The interface and the declared method.
     /// - Throws: `InterfaceNotFound`, `MethodNotFound` or `InvalidParameter`, in that order.
     public func validate(_ call: VarlinkCall) throws(VarlinkError) -> (VarlinkInterface, VarlinkInterface.Method) {
-        guard let interface = interface(named: call.interface) else { throw .interfaceNotFound(call.interface) }
-        guard let method = interface.method(named: call.memberName) else { throw .methodNotFound(call.method) }
+        let interface: VarlinkInterface
+        let method: VarlinkInterface.Method
+        if let position = methodPosition(call.method) {
+            let target = methodTargets[position]
+            (interface, method) = (interfaces[target.interface], target.method)
+        } else {
+            guard let named = self.interface(named: call.interface) else { throw .interfaceNotFound(call.interface) }
+            guard let declared = named.method(named: call.memberName) else { throw .methodNotFound(call.method) }
+            (interface, method) = (named, declared)
+        }
         do {
             try interface.validate(parameters: call.parameters, for: method)
         } catch {
@@ -68,6 +116,8 @@ public struct ServiceDescription: Sendable {
     /// `GetInfo` and `GetInterfaceDescription` get their replies; any other method of the service
     /// interface gets `MethodNotFound`, and bad parameters `InvalidParameter`.
     public func reply(toServiceCall call: VarlinkCall) -> VarlinkReply? {
+        // interfaces[0] is the service interface.
+        if let position = methodPosition(call.method), methodTargets[position].interface != 0 { return nil }
         guard call.interface == VarlinkServiceInterface.name else { return nil }
         do throws(VarlinkError) {
             _ = try validate(call)
