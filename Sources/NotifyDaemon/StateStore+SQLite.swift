@@ -9,7 +9,8 @@ struct StoreStatements {
     let begin, commit, rollback: SQLiteStatement
     let selectState, selectDevices, upsertState, deleteState: SQLiteStatement
     let upsertPending, deletePending, selectExpired: SQLiteStatement
-    let insertDecision, selectDecision, selectRecent, selectRecentForDevice, pruneOldest: SQLiteStatement
+    let insertDecision, selectDecision, selectRecent, selectDecisionAt, selectOldestDecision, pruneOldest:
+        SQLiteStatement
     let countDecisions, countDevices, countPending: SQLiteStatement
 
     init(_ c: SQLiteConnection) throws(StoreError) {
@@ -26,7 +27,8 @@ struct StoreStatements {
         insertDecision = try c.prepare(StoreSchema.insertDecision)
         selectDecision = try c.prepare(StoreSchema.selectDecision)
         selectRecent = try c.prepare(StoreSchema.selectRecent)
-        selectRecentForDevice = try c.prepare(StoreSchema.selectRecentForDevice)
+        selectDecisionAt = try c.prepare(StoreSchema.selectDecisionAt)
+        selectOldestDecision = try c.prepare(StoreSchema.selectOldestDecision)
         pruneOldest = try c.prepare(StoreSchema.pruneOldest)
         countDecisions = try c.prepare(StoreSchema.countDecisions)
         countDevices = try c.prepare(StoreSchema.countDevices)
@@ -198,6 +200,18 @@ final class SQLiteConnection {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(db)) }
 
+    /// The rowid of the row the last successful insert added.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// Calls `row` with each row of `sql` (a one-off statement, finalized at the end).
+    func forEachRow(
+        _ sql: String, _ what: @autoclosure () -> String, _ row: (SQLiteStatement) -> Void
+    ) throws(StoreError) {
+        let s = SQLiteStatement(handle: try prepareTransient(sql, what()))
+        defer { sqlite3_finalize(s.handle) }
+        while try step(s, what()) { row(s) }
+    }
+
     // MARK: Values
 
     func bind(_ s: SQLiteStatement, _ index: Int32, _ value: Int64) throws(StoreError) {
@@ -242,6 +256,10 @@ final class SQLiteConnection {
 
     func int64(_ s: SQLiteStatement, _ column: Int32) -> Int64 {
         sqlite3_column_int64(s.handle, column)
+    }
+
+    func isNull(_ s: SQLiteStatement, _ column: Int32) -> Bool {
+        sqlite3_column_type(s.handle, column) == SQLITE_NULL
     }
 
     /// Parses a stored JSON column; text that is not JSON means the database was altered or damaged.

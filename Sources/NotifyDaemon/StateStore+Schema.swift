@@ -26,7 +26,12 @@ enum StoreSchema {
             decision TEXT NOT NULL
         );
         CREATE INDEX decisions_by_device ON decisions (device) WHERE device IS NOT NULL;
+        """,
+        // Version 2. The store keeps the history's per-device lookup in memory (``StateStore``): an index on the
+        // device made every commit write a page of its own per decision, its inserts landing at random.
         """
+        DROP INDEX IF EXISTS decisions_by_device;
+        """,
     ]
 
     /// The version this build writes.
@@ -55,9 +60,9 @@ enum StoreSchema {
         """
     static let selectDecision = "SELECT decision FROM decisions WHERE id = ?1"
     static let selectRecent = "SELECT decision FROM decisions ORDER BY rowid DESC LIMIT ?1"
-    static let selectRecentForDevice = """
-        SELECT decision FROM decisions WHERE device = ?1 ORDER BY rowid DESC LIMIT ?2
-        """
+    static let selectDecisionAt = "SELECT decision FROM decisions WHERE rowid = ?1"
+    static let selectDeviceHistory = "SELECT rowid, device FROM decisions WHERE device IS NOT NULL ORDER BY rowid"
+    static let selectOldestDecision = "SELECT min(rowid) FROM decisions"
     static let pruneOldest = """
         DELETE FROM decisions WHERE rowid IN (SELECT rowid FROM decisions ORDER BY rowid LIMIT ?1)
         """

@@ -17,8 +17,12 @@ import JSON
 /// a second notifyd on the same directory gets ``StoreError/Code/busy``, and `sqlite3` can inspect the
 /// file only while the daemon is stopped.
 ///
-/// Not thread-safe: one thread (the event loop) owns the store, gathers the writes of the requests
-/// that arrived together, commits them as one batch, then replies. Statements are prepared once.
+/// Not thread-safe: one thread at a time uses the store, the event loop or the ``StoreWorker`` committing a
+/// batch the loop handed it (the loop waits for that commit before it reads). Statements are prepared once.
+///
+/// The history's per-device lookup lives in memory (each device's decision rowids, rebuilt when the store opens):
+/// an SQL index on the device made every commit write one more page per decision, since its inserts land at
+/// random, and what a commit writes grew with the history.
 public final class StateStore {
     /// The database file name inside the state directory.
     public static let fileName = "notifyd.sqlite"
@@ -38,6 +42,11 @@ public final class StateStore {
     private let connection: SQLiteConnection
     private let statements: StoreStatements
     private var decisionCount: Int
+    /// Each device's stored decisions, as rowids, oldest first.
+    private var historyByDevice: [String: [Int64]] = [:]
+    /// The stored decisions that name a device, oldest first from `historyHead`: the order pruning drops them in.
+    private var historyOrder: [(rowid: Int64, device: String)] = []
+    private var historyHead = 0
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -63,6 +72,33 @@ public final class StateStore {
         self.path = path
         self.historyLimit = max(0, historyLimit)
         self.decisionCount = try connection.count(statements.countDecisions)
+        try connection.forEachRow(StoreSchema.selectDeviceHistory, "read the decision history") { row in
+            remember(rowid: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
+        }
+    }
+
+    /// How many decisions the per-device lookup holds (those of the history that name a device).
+    var deviceHistoryCount: Int { historyByDevice.values.reduce(0) { $0 + $1.count } }
+
+    /// Adds a committed decision to the per-device lookup.
+    private func remember(rowid: Int64, device: String) {
+        historyByDevice[device, default: []].append(rowid)
+        historyOrder.append((rowid, device))
+    }
+
+    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup.
+    private func forget(before oldest: Int64) {
+        while historyHead < historyOrder.count, historyOrder[historyHead].rowid < oldest {
+            let device = historyOrder[historyHead].device
+            historyHead += 1
+            guard var rowids = historyByDevice.removeValue(forKey: device) else { continue }
+            rowids.removeFirst()
+            if !rowids.isEmpty { historyByDevice[device] = rowids }
+        }
+        if historyHead > 4_096, historyHead * 2 > historyOrder.count {
+            historyOrder.removeFirst(historyHead)
+            historyHead = 0
+        }
     }
 
     /// The stored navigation state of `device`, or `nil` if the device is unknown.
@@ -90,16 +126,36 @@ public final class StateStore {
     public func commit(_ batch: [StoreWrite]) throws(StoreError) {
         guard !batch.isEmpty else { return }
         let countBefore = decisionCount
+        var added: [(rowid: Int64, device: String)] = []
+        var pruned = false
         try connection.run(statements.begin, "begin a transaction")
         do {
-            for write in batch { try apply(write) }
-            if decisionCount > historyLimit { try pruneHistory() }
+            for write in batch {
+                if let inserted = try apply(write) { added.append(inserted) }
+            }
+            if decisionCount > historyLimit {
+                try pruneHistory()
+                pruned = true
+            }
             try connection.run(statements.commit, "commit a transaction")
         } catch {
             connection.rollback(statements.rollback)
             decisionCount = countBefore
             throw error
         }
+        // Committed: the lookup follows (a rolled-back batch never reaches it).
+        for decision in added { remember(rowid: decision.rowid, device: decision.device) }
+        if pruned { forget(before: oldestStoredRowID()) }
+    }
+
+    /// The rowid of the oldest stored decision (`Int64.max` with none).
+    private func oldestStoredRowID() -> Int64 {
+        let s = statements.selectOldestDecision
+        defer { connection.reset(s) }
+        guard (try? connection.step(s, "find the oldest decision")) == true, !connection.isNull(s, 0) else {
+            return .max
+        }
+        return connection.int64(s, 0)
     }
 
     /// The decision with `id`, or `nil` if it is not (or no longer) in the history.
@@ -114,17 +170,24 @@ public final class StateStore {
     /// Up to `limit` decisions, newest first, of `device` (or of all devices when `nil`).
     public func decisions(device: String?, limit: Int) throws(StoreError) -> [JSON] {
         guard limit > 0 else { return [] }
-        let s = device == nil ? statements.selectRecent : statements.selectRecentForDevice
-        defer { connection.reset(s) }
-        if let device {
-            try connection.bind(s, 1, device)
-            try connection.bind(s, 2, Int64(limit))
-        } else {
+        guard let device else {
+            let s = statements.selectRecent
+            defer { connection.reset(s) }
             try connection.bind(s, 1, Int64(limit))
+            var result: [JSON] = []
+            while try connection.step(s, "list decisions") {
+                result.append(try connection.json(s, 0, "a decision"))
+            }
+            return result
         }
         var result: [JSON] = []
-        while try connection.step(s, "list decisions") {
-            result.append(try connection.json(s, 0, "a decision of device \(device ?? "(any)")"))
+        let s = statements.selectDecisionAt
+        for rowid in (historyByDevice[device] ?? []).reversed() {
+            guard result.count < limit else { break }
+            defer { connection.reset(s) }
+            try connection.bind(s, 1, rowid)
+            guard try connection.step(s, "list decisions of device \(device)") else { continue }
+            result.append(try connection.json(s, 0, "a decision of device \(device)"))
         }
         return result
     }
@@ -182,7 +245,8 @@ public final class StateStore {
 
     // MARK: - Writes
 
-    private func apply(_ write: StoreWrite) throws(StoreError) {
+    /// Applies one write; returns the rowid and device of a decision it stored with a device.
+    private func apply(_ write: StoreWrite) throws(StoreError) -> (rowid: Int64, device: String)? {
         switch write {
         case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
             let s = statements.upsertState
@@ -216,8 +280,12 @@ public final class StateStore {
             try connection.bind(s, 5, page)
             try connection.bind(s, 6, json: decision)
             _ = try connection.step(s, "record decision \(id)")
-            decisionCount += connection.changes
+            let stored = connection.changes
+            decisionCount += stored
+            guard stored > 0, let device else { return nil }
+            return (connection.lastInsertRowID, device)
         }
+        return nil
     }
 
     private func deletePending(_ device: String) throws(StoreError) {

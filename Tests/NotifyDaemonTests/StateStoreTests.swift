@@ -125,6 +125,69 @@ import Testing
         #expect(try store.counts().decisions == 1)
     }
 
+    /// The per-device lookup kept in memory agrees with the history itself through inserts, repeats, pruning,
+    /// a rolled-back batch and reopening.
+    @Test func eachDevicesHistoryIsListedExactlyThroughPruningRollbackAndReopening() throws {
+        let dir = try StoreTestDirectory()
+        var store: StateStore! = try StateStore(directory: dir.path, historyLimit: 40, maxValueBytes: 4_096)
+        var expected: [(id: String, device: String?)] = []
+        func check(_ note: String) throws {
+            let kept = expected.suffix(40)
+            #expect(store.deviceHistoryCount == kept.filter { $0.device != nil }.count, "\(note): lookup size")
+            for device in ["a", "b", "c", "d"] {
+                let want = kept.filter { $0.device == device }.map { JSON.string($0.id) }.reversed()
+                #expect(
+                    try store.decisions(device: device, limit: 100).map { $0["id"] } == Array(want), "\(note) \(device)"
+                )
+                #expect(try store.decisions(device: device, limit: 2).map { $0["id"] } == Array(want.prefix(2)))
+            }
+        }
+        var n = 0
+        for round in 0..<12 {
+            var batch: [StoreWrite] = []
+            for _ in 0..<(round % 4 + 3) {
+                n += 1
+                let device: String? = n % 7 == 0 ? nil : ["a", "b", "c", "d"][(n * n) % 4]
+                batch.append(decision("d\(n)", device: device))
+                expected.append(("d\(n)", device))
+            }
+            // A decision stored already (the newest): never rewritten, never listed twice.
+            batch.append(decision("d\(n)", device: "c"))
+            try store.commit(batch)
+            try check("round \(round)")
+        }
+        #expect(throws: StoreError.self) {
+            try store.commit([
+                decision("x1", device: "a"),
+                .state(
+                    device: "b", state: .object(["blob": .string(String(repeating: "x", count: 10_000))]), updatedMs: 1),
+            ])
+        }
+        // The rolled-back decision's rowid is used again by the next one, of another device.
+        try store.commit([decision("after", device: "d")])
+        expected.append(("after", "d"))
+        try check("after a rollback")
+        store = nil  // closed: the next one may lock the file
+        store = try StateStore(directory: dir.path, historyLimit: 40)
+        try check("reopened")
+    }
+
+    @Test func aVersion1DatabaseLosesItsDeviceIndexAndKeepsListingByDevice() throws {
+        let dir = try StoreTestDirectory()
+        do {
+            let connection = try SQLiteConnection(path: StateStore.path(in: dir.path))
+            try connection.exec(StoreSchema.migrations[0], "create version 1")
+            try connection.exec(
+                "INSERT INTO decisions VALUES ('d1', 'ipad', 1, 'routed', 'p', '{\"id\":\"d1\"}'), "
+                    + "('d2', 'mac', 2, 'routed', 'p', '{\"id\":\"d2\"}'), "
+                    + "('d3', 'ipad', 3, 'routed', 'p', '{\"id\":\"d3\"}'); PRAGMA user_version=1", "fill version 1")
+        }
+        let store = try StateStore(directory: dir.path)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
+        #expect(try store.decisions(device: "ipad", limit: 10).map { $0["id"] } == ["d3", "d1"])
+        #expect(try store.decisions(device: "mac", limit: 10).map { $0["id"] } == ["d2"])
+    }
+
     @Test func reopeningKeepsStateHistoryAndTheHistoryBound() throws {
         let dir = try StoreTestDirectory()
         do {
