@@ -9,8 +9,8 @@ struct StoreStatements {
     let begin, commit, rollback: SQLiteStatement
     let selectState, selectDevices, upsertState, deleteState: SQLiteStatement
     let upsertPending, deletePending, selectExpired: SQLiteStatement
-    let insertDecision, selectDecision, selectRecent, selectDecisionAt, selectOldestDecision, pruneOldest:
-        SQLiteStatement
+    let insertDecision, selectDecision, selectRecent, selectDecisionAt, selectOldestDecision,
+        pruneOldest: SQLiteStatement
     let countDecisions, countDevices, countPending: SQLiteStatement
 
     init(_ c: SQLiteConnection) throws(StoreError) {
