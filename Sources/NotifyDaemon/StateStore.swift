@@ -86,13 +86,17 @@ public final class StateStore {
         historyOrder.append((rowid, device))
     }
 
-    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup.
-    private func forget(before oldest: Int64) {
+    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup: each
+    /// device's list loses its oldest entries in one step.
+    private func dropPruned(before oldest: Int64) {
+        var dropped: [String: Int] = [:]
         while historyHead < historyOrder.count, historyOrder[historyHead].rowid < oldest {
-            let device = historyOrder[historyHead].device
+            dropped[historyOrder[historyHead].device, default: 0] += 1
             historyHead += 1
+        }
+        for (device, count) in dropped {
             guard var rowids = historyByDevice.removeValue(forKey: device) else { continue }
-            rowids.removeFirst()
+            rowids.removeFirst(min(count, rowids.count))
             if !rowids.isEmpty { historyByDevice[device] = rowids }
         }
         if historyHead > 4_096, historyHead * 2 > historyOrder.count {
@@ -145,17 +149,16 @@ public final class StateStore {
         }
         // Committed: the lookup follows (a rolled-back batch never reaches it).
         for decision in added { remember(rowid: decision.rowid, device: decision.device) }
-        if pruned { forget(before: oldestStoredRowID()) }
+        // Unreadable, the bound is left as it is: a pruned rowid left in the lookup is skipped when listed.
+        if pruned, let oldest = oldestStoredRowID() { dropPruned(before: oldest) }
     }
 
-    /// The rowid of the oldest stored decision (`Int64.max` with none).
-    private func oldestStoredRowID() -> Int64 {
+    /// The rowid of the oldest stored decision (`Int64.max` with none); `nil` when it cannot be read.
+    private func oldestStoredRowID() -> Int64? {
         let s = statements.selectOldestDecision
         defer { connection.reset(s) }
-        guard (try? connection.step(s, "find the oldest decision")) == true, !connection.isNull(s, 0) else {
-            return .max
-        }
-        return connection.int64(s, 0)
+        guard let row = try? connection.step(s, "find the oldest decision") else { return nil }
+        return row && !connection.isNull(s, 0) ? connection.int64(s, 0) : .max
     }
 
     /// The decision with `id`, or `nil` if it is not (or no longer) in the history.

@@ -52,7 +52,7 @@ final class RouterService: CallHandler {
     /// Commits batches on a thread of its own; `nil` commits on the loop's thread.
     private(set) var worker: StoreWorker?
     /// The batch the worker is committing.
-    private var inFlight: InFlightBatch?
+    private var inFlight: StoreBatch?
     var recent = RecentDecisions(capacity: 4096)
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
@@ -174,8 +174,7 @@ final class RouterService: CallHandler {
             commitBatch()
             return
         }
-        inFlight = InFlightBatch(
-            number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal)
+        inFlight = gathered
         worker.submit(writes)
         startNextBatch()
     }
@@ -231,10 +230,13 @@ final class RouterService: CallHandler {
 
     /// Settles the batch gathered so far (committed, or failed with `failure`) and starts the next.
     private func settleCurrent(failure: StoreError?) {
-        settle(
-            InFlightBatch(number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal),
-            failure: failure)
+        settle(gathered, failure: failure)
         startNextBatch()
+    }
+
+    /// What the batch gathered so far settles (its writes go to the store apart).
+    private var gathered: StoreBatch {
+        StoreBatch(number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal)
     }
 
     private func startNextBatch() {
@@ -245,7 +247,7 @@ final class RouterService: CallHandler {
         batchNumber += 1
     }
 
-    private func settle(_ batch: InFlightBatch, failure: StoreError?) {
+    private func settle(_ batch: StoreBatch, failure: StoreError?) {
         settledThrough = batch.number
         guard let failure else {
             for details in batch.journal { countAndJournal(details) }
@@ -463,8 +465,8 @@ struct RecentDecisions {
     }
 }
 
-/// A batch handed to the store: what is settled once its commit is over.
-struct InFlightBatch {
+/// A batch of requests' stored results: what is settled once its commit is over.
+struct StoreBatch {
     let number: UInt64
     /// The devices whose states it writes (cached before the commit).
     let devices: [String]
