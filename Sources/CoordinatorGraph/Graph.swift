@@ -132,7 +132,7 @@ public struct AppSettings: Sendable {
 ///
 /// Built once by ``ConfigLoader`` (or directly from validated parts in tests) and shared
 /// read-only by every request; it never changes, a reload builds a new one.
-public struct Graph: Sendable {
+public final class Graph: Sendable {
     /// The `app:` section.
     public let app: AppSettings
     /// Payload keys that carry a link, in lookup order (`links.keys`).

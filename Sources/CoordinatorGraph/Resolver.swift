@@ -78,7 +78,7 @@ import DeepLink
 ///
 /// A gated decision sets the pending link, a resumed one clears it, and any decision whose steps stop the pending
 /// link's gate (a `dismiss`) drops it. ``apply(_:to:)`` defines what each step does to a state.
-public struct Resolver: Sendable {
+public final class Resolver: Sendable {
     /// The graph resolved against.
     public let graph: Graph
 
