@@ -64,6 +64,60 @@ final class SQLiteConnection {
     deinit {
         for statement in prepared { sqlite3_finalize(statement) }
         sqlite3_close_v2(db)
+        walFrames?.deallocate()
+    }
+
+    /// Where the WAL hook leaves the log's length after each commit (see ``watchWAL()``).
+    private var walFrames: UnsafeMutablePointer<Int32>?
+
+    /// Frames in the write-ahead log after the last commit of this connection (0 before ``watchWAL()``).
+    var framesInWAL: Int { Int(walFrames?.pointee ?? 0) }
+
+    /// Records the log's length after every commit instead of checkpointing: SQLite's automatic checkpoint (run by
+    /// the committing connection, inside its COMMIT) is off from now on, and the store checkpoints itself.
+    func watchWAL() {
+        guard walFrames == nil else { return }
+        let frames = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        frames.initialize(to: 0)
+        walFrames = frames
+        sqlite3_wal_hook(
+            db,
+            { context, _, _, count in
+                context?.assumingMemoryBound(to: Int32.self).pointee = count
+                return SQLITE_OK
+            }, frames)
+    }
+
+    /// How a checkpoint treats the connections that use the log meanwhile.
+    enum CheckpointMode {
+        /// Copies what it can without waiting for anyone (writers go on appending meanwhile).
+        case passive
+        /// Waits (up to the busy timeout) for the writer and for readers of older snapshots, copies every frame, and
+        /// makes the next commit start the log again from its beginning.
+        case restart
+    }
+
+    /// Copies the log's committed frames into the database file (SQLite syncs the file once a checkpoint reached the
+    /// end of the log). `busy` (another checkpoint is running, or a reader holds an old snapshot) is not an error: the
+    /// frames wait for the next one.
+    func checkpoint(_ mode: CheckpointMode) throws(StoreError) {
+        let rc = sqlite3_wal_checkpoint_v2(
+            db, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART, nil, nil)
+        if rc & 0xFF == SQLITE_BUSY { return }
+        try check(rc, "checkpoint the write-ahead log")
+    }
+
+    /// Opens a second connection to a database another connection of this process configured: no migration, no
+    /// check, only what a checkpoint needs.
+    static func companion(of path: String) throws(StoreError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        try connection.check(sqlite3_busy_timeout(connection.db, 1_000), "set the busy timeout")
+        // A connection that has read nothing yet has not opened the log: a checkpoint would find no log to copy.
+        let mode = try connection.queryText("PRAGMA journal_mode", "read the journal mode")
+        guard mode.lowercased() == "wal" else {
+            throw StoreError(code: .cannotOpen, message: "the database is not in WAL mode (got \(mode))", path: path)
+        }
+        return connection
     }
 
     /// Bounds the length of any one string, blob or row (SQLITE_LIMIT_LENGTH).
@@ -75,10 +129,8 @@ final class SQLiteConnection {
     /// anything is written), switches to WAL, and runs pending migrations in one transaction.
     func configureAndMigrate() throws(StoreError) {
         try check(sqlite3_busy_timeout(db, 1_000), "set the busy timeout")
-        // One owner: the daemon holds the file lock from the first read on, so a second notifyd on the
-        // same directory fails with `busy`, and WAL needs no shared-memory file and no lock calls
-        // per transaction.
-        _ = try queryText("PRAGMA locking_mode=EXCLUSIVE", "take exclusive ownership")
+        // Normal locking (the store owns the directory through a lock of its own, see StateStore): the log's index
+        // lives in the `-shm` file, so that a second connection can checkpoint while this one commits.
         let version = try queryInt("PRAGMA user_version", "read the schema version")
         guard version <= Int64(StoreSchema.currentVersion) else {
             throw StoreError(

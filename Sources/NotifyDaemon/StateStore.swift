@@ -13,9 +13,17 @@ import JSON
 /// and what to do; the store never deletes or recreates it. Schema changes run as migrations on open
 /// (`PRAGMA user_version`).
 ///
-/// The process holds the database locked for as long as the store is open (`locking_mode=EXCLUSIVE`):
-/// a second notifyd on the same directory gets ``StoreError/Code/busy``, and `sqlite3` can inspect the
-/// file only while the daemon is stopped.
+/// The store owns its directory while it is open (an `flock` on the directory): a second notifyd on the same
+/// directory gets ``StoreError/Code/busy``. SQLite itself runs in normal locking mode, so `sqlite3` can read the file
+/// while the daemon runs (nothing but notifyd may write to it).
+///
+/// Checkpoints: SQLite's automatic checkpoint is off. After a commit that grew the log by ``checkpointFrames``, the
+/// store checkpoints it, on the commit's thread, or, once ``startCheckpointer(onFailure:)`` ran, on a thread and a
+/// connection of its own (``StoreCheckpointer``) while commits go on. Such a checkpoint never catches up with a
+/// steady stream of commits, and the log starts again from its beginning only after one that copied every frame: once
+/// the log holds ``restartFrames``, the next commit first waits for a checkpoint of everything before it (the
+/// frames copied already are not copied again). Should that fail, the committing thread checkpoints a log that
+/// reached ``maxWALFrames`` itself. The log's size stays bounded either way.
 ///
 /// Not thread-safe: one thread at a time uses the store, the event loop or the ``StoreWorker`` committing a
 /// batch the loop handed it (the loop waits for that commit before it reads). Statements are prepared once.
@@ -41,6 +49,13 @@ public final class StateStore {
 
     private let connection: SQLiteConnection
     private let statements: StoreStatements
+    /// The state directory, open and locked (`flock`) for as long as the store is.
+    private let directoryLock: Int32
+    private var checkpointer: StoreCheckpointer?
+    /// The log's length when a checkpoint was last asked for.
+    private var framesAtLastCheckpoint = 0
+    /// Called for a checkpoint that failed (on the checkpointer's thread, or the committing one).
+    private var onCheckpointFailure: (@Sendable (StoreError) -> Void)?
     private var decisionCount: Int
     /// Each device's stored decisions, as rowids, oldest first.
     private var historyByDevice: [String: [Int64]] = [:]
@@ -64,16 +79,82 @@ public final class StateStore {
     ) throws(StoreError) {
         let path = Self.path(in: directory)
         try Self.preflight(directory: directory, path: path)
-        let connection = try SQLiteConnection(path: path)
-        connection.limitValueLength(maxValueBytes)
-        try connection.configureAndMigrate()
-        self.statements = try StoreStatements(connection)
+        let lock = try Self.lock(directory: directory)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path)
+            connection.limitValueLength(maxValueBytes)
+            try connection.configureAndMigrate()
+            connection.watchWAL()
+            self.statements = try StoreStatements(connection)
+        } catch {
+            Glibc.close(lock)
+            throw error
+        }
+        self.directoryLock = lock
         self.connection = connection
         self.path = path
         self.historyLimit = max(0, historyLimit)
         self.decisionCount = try connection.count(statements.countDecisions)
         try connection.forEachRow(StoreSchema.selectDeviceHistory, "read the decision history") { row in
             remember(rowid: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
+        }
+    }
+
+    deinit {
+        // The checkpointer's connection closes first: the last connection to close checkpoints the log and
+        // removes it.
+        checkpointer?.stop()
+        checkpointer = nil
+        Glibc.close(directoryLock)
+    }
+
+    /// Frames the log grows by between two checkpoints (SQLite's own default for its automatic checkpoint).
+    static let checkpointFrames = 1_000
+    /// The log's length (4 KiB pages: 32 MiB) from which the next commit waits for the checkpointer to copy
+    /// everything, so that it starts the log again.
+    static let restartFrames = 8_192
+    /// The log's bound, in frames (64 MiB): a commit that leaves it this long checkpoints it itself.
+    static let maxWALFrames = 16_384
+    /// The next commit waits for a checkpoint of the whole log first.
+    private var restartDue = false
+
+    /// Checkpoints on a thread of its own from now on; `onFailure` hears of every checkpoint that failed (the
+    /// frames stay in the log and the next checkpoint copies them).
+    public func startCheckpointer(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
+        onCheckpointFailure = onFailure
+        guard checkpointer == nil else { return }
+        checkpointer = try StoreCheckpointer(path: path, onFailure: onFailure)
+    }
+
+    /// Waits until the checkpointer has no checkpoint requested or running (tests).
+    func waitForCheckpoints() {
+        checkpointer?.waitUntilIdle()
+    }
+
+    /// Checkpoints the checkpointer finished so far (tests).
+    var checkpointsCompleted: Int { checkpointer?.completedCount ?? 0 }
+
+    /// Frames in the write-ahead log after the last commit.
+    var framesInWAL: Int { connection.framesInWAL }
+
+    /// After a commit: asks for a checkpoint once the log grew by ``checkpointFrames`` since the last one, and
+    /// checkpoints here when there is no checkpointer or the log reached ``maxWALFrames``.
+    private func checkpointIfDue() {
+        let frames = connection.framesInWAL
+        if frames < framesAtLastCheckpoint { framesAtLastCheckpoint = 0 }  // the log started again
+        guard frames >= framesAtLastCheckpoint + Self.checkpointFrames else { return }
+        framesAtLastCheckpoint = frames
+        if let checkpointer, frames < Self.maxWALFrames {
+            checkpointer.request()
+            if frames >= Self.restartFrames { restartDue = true }
+            return
+        }
+        do {
+            // A restart waits for the checkpointer and makes the next commit start the log again.
+            try connection.checkpoint(frames >= Self.maxWALFrames ? .restart : .passive)
+        } catch {
+            onCheckpointFailure?(error)
         }
     }
 
@@ -129,6 +210,12 @@ public final class StateStore {
     /// transaction. An empty batch does nothing.
     public func commit(_ batch: [StoreWrite]) throws(StoreError) {
         guard !batch.isEmpty else { return }
+        if restartDue, let checkpointer {
+            // No commit while it runs: it copies every frame, and this transaction starts the log again.
+            restartDue = false
+            checkpointer.request()
+            checkpointer.waitUntilIdle()
+        }
         let countBefore = decisionCount
         var added: [(rowid: Int64, device: String)] = []
         var pruned = false
@@ -151,6 +238,7 @@ public final class StateStore {
         for decision in added { remember(rowid: decision.rowid, device: decision.device) }
         // Unreadable, the bound is left as it is: a pruned rowid left in the lookup is skipped when listed.
         if pruned, let oldest = oldestStoredRowID() { dropPruned(before: oldest) }
+        checkpointIfDue()
     }
 
     /// The rowid of the oldest stored decision (`Int64.max` with none); `nil` when it cannot be read.
@@ -334,6 +422,27 @@ public final class StateStore {
         guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else {
             throw StoreError(code: .readOnly, message: "cannot write the database: \(errnoText(errno))", path: path)
         }
+    }
+
+    /// Opens `directory` and locks it (`flock`, exclusive, not waiting): one store per directory, in this process
+    /// or another. Returns the descriptor, which holds the lock until it is closed.
+    private static func lock(directory: String) throws(StoreError) -> Int32 {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw StoreError(
+                code: .unreadable, message: "cannot open the state directory: \(errnoText(errno))", path: directory)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            guard e == EWOULDBLOCK else {
+                throw StoreError(
+                    code: .unreadable, message: "cannot lock the state directory: \(errnoText(e))", path: directory)
+            }
+            throw StoreError(
+                code: .busy, message: "another notifyd is using this state directory", path: directory)
+        }
+        return fd
     }
 
     private static func errnoText(_ code: Int32) -> String {

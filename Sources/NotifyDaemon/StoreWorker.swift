@@ -10,11 +10,10 @@ import Glibc
 /// becomes readable when a commit is over, to wake the loop.
 final class StoreWorker: @unchecked Sendable {
     private let store: StateStore
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Guarded by `mutex`: the batch to commit, handed to the worker.
+    private let changed = ThreadCondition()
+    /// Guarded by `changed`: the batch to commit, handed to the worker.
     private var job: [StoreWrite]?
-    /// Guarded by `mutex`: the outcome of the last commit, until collected.
+    /// Guarded by `changed`: the outcome of the last commit, until collected.
     private var outcome: Result<Void, StoreError>?
     private var stopping = false
     private var thread: pthread_t?
@@ -30,53 +29,45 @@ final class StoreWorker: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         self.store = store
         descriptor = fd
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
         guard let id = Threads.start({ [self] in run() }) else { return nil }
         thread = id
     }
 
     deinit {
         Sys.close(descriptor)
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        changed.deallocate()
-        mutex.deallocate()
     }
 
     /// Hands `writes` to the worker; the previous outcome must have been collected.
     func submit(_ writes: [StoreWrite]) {
         precondition(!isBusy, "a store batch was submitted before the previous one was collected")
         isBusy = true
-        pthread_mutex_lock(mutex)
-        job = writes
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        changed.withLock {
+            job = writes
+            changed.broadcast()
+        }
     }
 
     /// True when the submitted batch's commit is over (its outcome waits for ``collect()``).
     var isDone: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return outcome != nil
+        changed.withLock { outcome != nil }
     }
 
     /// Blocks until the submitted commit is over, so the loop may use the store; the outcome stays to be collected.
     func waitUntilDone() {
         guard isBusy else { return }
-        pthread_mutex_lock(mutex)
-        while outcome == nil { pthread_cond_wait(changed, mutex) }
-        pthread_mutex_unlock(mutex)
+        changed.withLock {
+            while outcome == nil { changed.wait() }
+        }
     }
 
     /// The outcome of the submitted commit, waiting for it if need be; the worker is then free for the next batch.
     func collect() -> Result<Void, StoreError> {
         precondition(isBusy, "collecting a store outcome without a submitted batch")
-        pthread_mutex_lock(mutex)
-        while outcome == nil { pthread_cond_wait(changed, mutex) }
-        let result = outcome!
-        outcome = nil
-        pthread_mutex_unlock(mutex)
+        let result = changed.withLock {
+            while outcome == nil { changed.wait() }
+            defer { outcome = nil }
+            return outcome!
+        }
         var count: UInt64 = 0
         _ = read(descriptor, &count, 8)  // resets the eventfd; EAGAIN when the loop drained it already
         isBusy = false
@@ -86,22 +77,16 @@ final class StoreWorker: @unchecked Sendable {
     /// Waits for a submitted commit (it is not collected) and ends the thread.
     func stop() {
         waitUntilDone()
-        guard let worker = thread else { return }
-        thread = nil
-        pthread_mutex_lock(mutex)
-        stopping = true
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
-        pthread_join(worker, nil)
+        changed.end(&thread) { stopping = true }
     }
 
     private func run() {
-        pthread_mutex_lock(mutex)
+        changed.lock()
         while true {
-            while job == nil, !stopping { pthread_cond_wait(changed, mutex) }
+            while job == nil, !stopping { changed.wait() }
             guard let writes = job else { break }
             job = nil
-            pthread_mutex_unlock(mutex)
+            changed.unlock()
             let result: Result<Void, StoreError>
             do {
                 try store.commit(writes)
@@ -109,12 +94,12 @@ final class StoreWorker: @unchecked Sendable {
             } catch {
                 result = .failure(error)
             }
-            pthread_mutex_lock(mutex)
+            changed.lock()
             outcome = result
-            pthread_cond_broadcast(changed)
+            changed.broadcast()
             var one: UInt64 = 1
             _ = write(descriptor, &one, 8)
         }
-        pthread_mutex_unlock(mutex)
+        changed.unlock()
     }
 }

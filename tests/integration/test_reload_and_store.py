@@ -196,6 +196,37 @@ def test_a_clean_stop_closes_the_database(make_daemon):
         assert db.execute("SELECT count(*) FROM decisions").fetchone() == (50,)
 
 
+def test_the_database_can_be_read_while_the_daemon_runs(make_daemon):
+    d = make_daemon().start()
+    database = os.path.join(d.state_dir, "notifyd.sqlite")
+    with Raw(d.socket) as raw:
+        raw.send(b"".join(resolve(f"dev-{i}", f"shop://offers/R{i}") for i in range(30)))
+        for _ in range(30):
+            assert "decision" in raw.recv()["parameters"]
+        # Another process reads what the daemon committed, while it runs and holds the database open.
+        with closing(sqlite3.connect(database, timeout=5)) as db:
+            assert db.execute("SELECT count(*) FROM decisions").fetchone() == (30,)
+            assert db.execute("SELECT count(*) FROM device_states").fetchone() == (30,)
+        # The daemon goes on committing afterwards.
+        raw.send(b"".join(resolve(f"dev-{i}", f"shop://offers/S{i}") for i in range(30)))
+        for _ in range(30):
+            assert "decision" in raw.recv()["parameters"]
+    assert d.stop() == 0
+    with closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT count(*) FROM decisions").fetchone() == (60,)
+
+
+def test_a_second_daemon_on_the_same_state_directory_is_refused(make_daemon):
+    first = make_daemon().start()
+    second = subprocess.run(
+        [NOTIFYD, "--config", first.config, "--socket", os.path.join(first.workdir, "second.sock"),
+         "--state-dir", first.state_dir, "--log-target", "console"],
+        capture_output=True, text=True, timeout=30)
+    assert second.returncode != 0
+    assert "another notifyd is using this state directory" in second.stderr, second.stderr
+    assert first.alive_and_answering()
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
 def test_a_decision_that_could_not_be_stored_is_journaled_as_not_saved_and_not_counted(make_daemon):
     with full_state_directory(make_daemon()) as d:

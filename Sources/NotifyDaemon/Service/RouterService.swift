@@ -192,9 +192,29 @@ final class RouterService: CallHandler {
     /// Commits on a worker thread from now on (the daemon's setting); stays on the loop's thread when the thread
     /// cannot be started. Returns the descriptor that becomes readable when a commit is over.
     func startStoreWorker() -> Int32? {
-        guard worker == nil, let store, let started = StoreWorker(store: store) else { return nil }
+        guard worker == nil, let store else { return nil }
+        startCheckpointer(store)
+        guard let started = StoreWorker(store: store) else { return nil }
         worker = started
         return started.descriptor
+    }
+
+    /// Checkpoints the store's log on a thread of its own; without that thread the committing thread checkpoints.
+    private func startCheckpointer(_ store: StateStore) {
+        let journal = journal
+        do {
+            try store.startCheckpointer { error in
+                journal.log(
+                    .stateStoreError, priority: .warning,
+                    message: "checkpoint failed (the decisions stay in the write-ahead log): \(error)",
+                    fields: [(JournalField.reason, error.description)])
+            }
+        } catch {
+            journal.log(
+                .stateStoreError, priority: .warning,
+                message: "checkpoints run on the committing thread: \(error)",
+                fields: [(JournalField.reason, error.description)])
+        }
     }
 
     /// Settles everything: waits for the worker's commit, commits what is gathered, and ends the worker's thread.
