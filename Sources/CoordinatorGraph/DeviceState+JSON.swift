@@ -1,7 +1,7 @@
 import DeepLink
 import JSON
 
-extension DeviceState {
+extension DeviceState: JSONWritable {
     /// The state as the JSON of `shapes.md`:
     /// `{"path", "started", "tabs", "stacks", "conditions", "pending"}`.
     ///

@@ -225,6 +225,13 @@ extension JSONObject {
     }
 }
 
+/// A value that writes its own compact JSON text, for callers that write it later or on another thread (the state
+/// store serializes device states on its own thread).
+public protocol JSONWritable: Sendable {
+    /// Appends the value's compact JSON text.
+    func writeJSON(into out: inout ByteWriter)
+}
+
 /// The compact text of one JSON value, kept as bytes: written once on a hot path, spliced into replies and stored
 /// as is, parsed only when someone reads it back.
 public struct JSONText: Sendable, Hashable {
@@ -240,6 +247,13 @@ public struct JSONText: Sendable, Hashable {
     public init(_ value: JSON) {
         var out = ByteWriter(capacity: 256)
         value.write(into: &out)
+        bytes = out.finish()
+    }
+
+    /// The compact text `value` writes.
+    public init(writing value: some JSONWritable, capacity: Int = 256) {
+        var out = ByteWriter(capacity: capacity)
+        value.writeJSON(into: &out)
         bytes = out.finish()
     }
 

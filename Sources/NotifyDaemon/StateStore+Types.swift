@@ -1,12 +1,15 @@
 import JSON
 
 /// One change to the state store; a batch of them commits as one transaction.
-public enum StoreWrite: Sendable, Hashable {
+public enum StoreWrite: Sendable {
     /// Replaces a device's navigation state with its JSON text (a DeviceState object); `nil` deletes it.
     ///
     /// A state with a pending page gives its expiry (`pendingExpiresMs`), indexed so that expired pending
     /// links can be listed and pruned without reading every state.
     case stateText(device: String, text: JSONText?, pendingExpiresMs: Int64?, updatedMs: Int64)
+    /// Replaces a device's navigation state with the text `value` writes, written by the thread that commits (the
+    /// daemon's event loop hands the state over and goes on); otherwise as ``stateText(device:text:pendingExpiresMs:updatedMs:)``.
+    case stateValue(device: String, value: any JSONWritable, pendingExpiresMs: Int64?, updatedMs: Int64)
     /// Records a routing decision in the history (DESIGN §3). A decision whose id is already
     /// stored is ignored: a recorded decision is never rewritten.
     case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: String?, decision: JSONText)

@@ -336,25 +336,34 @@ public final class StateStore {
 
     // MARK: - Writes
 
+    private func storeState(
+        _ device: String, _ text: JSONText, pendingExpiresMs: Int64?, updatedMs: Int64
+    ) throws(StoreError) {
+        let s = statements.upsertState
+        defer { connection.reset(s) }
+        try connection.bind(s, 1, device)
+        try connection.bind(s, 2, json: text)
+        try connection.bind(s, 3, updatedMs)
+        _ = try connection.step(s, "store the state of device \(device)")
+        if let expiresMs = pendingExpiresMs {
+            let p = statements.upsertPending
+            defer { connection.reset(p) }
+            try connection.bind(p, 1, device)
+            try connection.bind(p, 2, expiresMs)
+            _ = try connection.step(p, "index the pending link of device \(device)")
+        } else {
+            try deletePending(device)
+        }
+    }
+
     /// Applies one write; returns the rowid and device of a decision it stored with a device.
     private func apply(_ write: StoreWrite) throws(StoreError) -> (rowid: Int64, device: String)? {
         switch write {
         case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
-            let s = statements.upsertState
-            defer { connection.reset(s) }
-            try connection.bind(s, 1, device)
-            try connection.bind(s, 2, json: text)
-            try connection.bind(s, 3, updatedMs)
-            _ = try connection.step(s, "store the state of device \(device)")
-            if let expiresMs = pendingExpiresMs {
-                let p = statements.upsertPending
-                defer { connection.reset(p) }
-                try connection.bind(p, 1, device)
-                try connection.bind(p, 2, expiresMs)
-                _ = try connection.step(p, "index the pending link of device \(device)")
-            } else {
-                try deletePending(device)
-            }
+            try storeState(device, text, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
+        case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
+            try storeState(
+                device, JSONText(writing: value, capacity: 512), pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
         case .stateText(let device, nil, _, _), .forget(let device):
             let s = statements.deleteState
             defer { connection.reset(s) }

@@ -1,3 +1,5 @@
+import CoordinatorGraph
+import DeepLink
 import Glibc
 import JSON
 import Synchronization
@@ -117,4 +119,48 @@ private final class Failures: Sendable {
     }
 
     var messages: [String] { recorded.withLock { $0 } }
+}
+
+/// Device states handed to the store as values, written by the thread that commits.
+@Suite struct StoreStateValueTests {
+    private let expires = Timestamp(millisecondsSince1970: 1_740_832_200_250)
+
+    private var state: DeviceState {
+        DeviceState(
+            path: ["app", "main", "cart"], started: ["app", "main", "cart", "login"], tabs: ["main": "cart"],
+            stacks: ["cart": [Page(id: PageID(coordinator: "cart", name: "cart"))]], conditions: ["loggedIn"],
+            pending: Pending(
+                page: Page(id: PageID(coordinator: "cart", name: "checkout")), gate: "login", condition: "loggedIn",
+                expiresAt: expires))
+    }
+
+    @Test func aStateGivenAsAValueIsStoredAsTheSameTextAndItsPendingLinkIsIndexed() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        let ms = expires.millisecondsSince1970
+        try store.commit([.stateValue(device: "a", value: state, pendingExpiresMs: ms, updatedMs: 1)])
+        #expect(try store.deviceState("a") == (try state.jsonText.parsed()))
+        #expect(try store.expiredPendingLinks(nowMs: ms) == [PendingLink(device: "a", expiresMs: ms)])
+
+        var settled = state
+        settled.pending = nil
+        try store.commit([.stateValue(device: "a", value: settled, pendingExpiresMs: nil, updatedMs: 2)])
+        #expect(try store.deviceState("a") == (try settled.jsonText.parsed()))
+        #expect(try store.expiredPendingLinks(nowMs: ms) == [])
+    }
+
+    @Test func aStateValueOverTheSizeLimitFailsItsBatch() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path, maxValueBytes: 4_096)
+        var big = state
+        big.conditions = (0..<400).map { "condition-\($0)" }
+        #expect(throws: StoreError.self) {
+            try store.commit([
+                .stateValue(device: "small", value: state, pendingExpiresMs: nil, updatedMs: 1),
+                .stateValue(device: "big", value: big, pendingExpiresMs: nil, updatedMs: 1),
+            ])
+        }
+        #expect(try store.deviceState("small") == nil)
+        #expect(try store.counts().devices == 0)
+    }
 }

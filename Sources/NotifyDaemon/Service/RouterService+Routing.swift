@@ -262,8 +262,8 @@ extension RouterService {
         cacheState(state, for: device)
         batchDevices.append(device)
         writes.append(
-            .stateText(
-                device: device, text: state.jsonText, pendingExpiresMs: state.pending?.expiresAt.millisecondsSince1970,
+            .stateValue(
+                device: device, value: state, pendingExpiresMs: state.pending?.expiresAt.millisecondsSince1970,
                 updatedMs: now.millisecondsSince1970))
     }
 
