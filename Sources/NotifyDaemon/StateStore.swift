@@ -363,7 +363,8 @@ public final class StateStore {
             try storeState(device, text, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
         case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
             try storeState(
-                device, JSONText(writing: value, capacity: 512), pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
+                device, JSONText(writing: value, capacity: 512), pendingExpiresMs: pendingExpiresMs,
+                updatedMs: updatedMs)
         case .stateText(let device, nil, _, _), .forget(let device):
             let s = statements.deleteState
             defer { connection.reset(s) }
