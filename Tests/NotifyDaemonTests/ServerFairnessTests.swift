@@ -23,6 +23,39 @@ private final class RecordingHandler: CallHandler {
     func connectionClosed(_ connection: ClientConnection) {}
     func endBatch() {}
     func outcome(ofBatch number: UInt64) -> Bool? { true }
+    var commitFinished: Bool { false }
+    func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
+}
+
+/// Reports a finished commit once the first `firstRun` calls are handled, and records when it is settled.
+private final class CommitFinishingHandler: CallHandler {
+    let firstRun: Int
+    let expected: Int
+    var handled = 0
+    var finished = false
+    /// How many calls were handled at each ``endBatch()``.
+    var settledAt: [Int] = []
+    var loop: EventLoop?
+
+    init(firstRun: Int, expected: Int) {
+        self.firstRun = firstRun
+        self.expected = expected
+    }
+
+    func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) {
+        handled += 1
+        outbox.send(VarlinkReply(parameters: ["n": .int(handled)]), to: connection)
+        if handled == firstRun { finished = true }
+        if handled == expected { loop?.stop() }
+    }
+
+    func connectionClosed(_ connection: ClientConnection) {}
+    func endBatch() {
+        settledAt.append(handled)
+        finished = false
+    }
+    func outcome(ofBatch number: UInt64) -> Bool? { true }
+    var commitFinished: Bool { finished }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 
@@ -47,29 +80,43 @@ private final class RecordingHandler: CallHandler {
         return fd
     }
 
-    @Test func pipeliningClientsTakeTurnsOfAtMostTheFrameBudget() throws {
-        let directory = "/tmp/notifyd-fairness-\(getpid())"
+    /// Serves `clients` pipelining clients, each with `callsEach` calls buffered before the loop first looks at them,
+    /// until `handler` stops the loop (`attach` hands it the loop).
+    private func serve(
+        _ name: String, handler: CallHandler, attach: (EventLoop) -> Void, clients: Int, callsEach: Int
+    ) throws {
+        let directory = "/tmp/notifyd-\(name)-\(getpid())"
         mkdir(directory, 0o700)
         defer { rmdir(directory) }
         let path = directory + "/s.sock"
         defer { unlink(path) }
         let listenFD = try UnixListener.bind(path: path)
         let loop = try EventLoop()
-        let perClient = 1_000
-        let handler = RecordingHandler(expected: 2 * perClient)
-        handler.loop = loop
+        attach(loop)
         let server = Server(loop: loop, listenFD: listenFD, settings: Settings(), handler: handler)
         try server.start()
-        // Both clients have all their calls buffered before the loop first looks at them.
-        let a = try pipeliningClient(path, count: perClient)
-        let b = try pipeliningClient(path, count: perClient)
-        defer {
-            close(a)
-            close(b)
-        }
+        let descriptors = try (0..<clients).map { _ in try pipeliningClient(path, count: callsEach) }
+        defer { descriptors.forEach { close($0) } }
         try loop.run()
         server.closeAll()
         server.stopAccepting()
+    }
+
+    @Test func aCommitThatFinishedIsSettledBetweenTwoConnectionsNotAtTheEndOfTheTurn() throws {
+        let perClient = Server.framesPerTurn
+        let handler = CommitFinishingHandler(firstRun: perClient, expected: 2 * perClient)
+        try serve("settle", handler: handler, attach: { handler.loop = $0 }, clients: 2, callsEach: perClient)
+
+        #expect(handler.handled == 2 * perClient)
+        // Settled once the first connection's frames were handled, before the other's; then at the end of the turn.
+        #expect(handler.settledAt.first == perClient, "settled at \(handler.settledAt)")
+        #expect(handler.settledAt.last == 2 * perClient)
+    }
+
+    @Test func pipeliningClientsTakeTurnsOfAtMostTheFrameBudget() throws {
+        let perClient = 1_000
+        let handler = RecordingHandler(expected: 2 * perClient)
+        try serve("fairness", handler: handler, attach: { handler.loop = $0 }, clients: 2, callsEach: perClient)
 
         #expect(handler.order.count == 2 * perClient)
         // Runs of calls from one connection while the other still had calls waiting.

@@ -13,6 +13,9 @@ protocol CallHandler: AnyObject {
     func endBatch()
     /// Whether the state commit of batch `number` succeeded; `nil` while it is not over.
     func outcome(ofBatch number: UInt64) -> Bool?
+    /// True when a commit made off the loop's thread is over and not settled yet: the server settles it between two
+    /// connections' frames rather than at the end of the turn (see ``Server``).
+    var commitFinished: Bool { get }
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
 }
@@ -21,6 +24,11 @@ protocol CallHandler: AnyObject {
 /// ``CallHandler``, enforcing the limits of DESIGN.md §7: message size, JSON depth, connections in
 /// total and per uid, idle time, and a per-connection output bound (a client that does not read
 /// its replies is not read from until it does).
+///
+/// Durable replies wait for their batch's commit, which runs on the store's thread while the loop goes on. A commit
+/// that is over is settled as soon as the connection being served has had its frames (not only at the end of the
+/// turn): its replies go out, and the batch gathered meanwhile goes to the store, so that clients send their next
+/// requests while the loop is still busy with others, and the loop and the store work at the same time.
 final class Server {
     private let loop: EventLoop
     private let settings: Settings
@@ -199,6 +207,15 @@ final class Server {
             // Frames still in the decoder are handled once the client has read its replies.
             pauseReading(connection)
         }
+        settleFinishedCommit()
+    }
+
+    /// Settles a commit that finished while the loop was serving connections: its replies are written and the batch
+    /// gathered since goes to the store now, not at the end of the turn.
+    private func settleFinishedCommit() {
+        guard handler.commitFinished else { return }
+        handler.endBatch()
+        settleAwaiting()
     }
 
     /// Handles buffered frames until none is left, the client's queued replies reach the output bound, or the
@@ -278,6 +295,7 @@ final class Server {
             guard !connection.readPaused else { continue }  // resumed by `writable` once the client reads
             processFrames(connection)
             if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
+            settleFinishedCommit()
         }
     }
 

@@ -183,6 +183,12 @@ final class RouterService: CallHandler {
     /// the loop's thread even with a worker.
     static let inlineCommitWrites = 8
 
+    /// True when the worker's commit is over and waits to be settled.
+    var commitFinished: Bool {
+        guard inFlight != nil, let worker else { return false }
+        return worker.isDone
+    }
+
     /// Whether batch `number` was committed; `nil` while its commit is not over.
     func outcome(ofBatch number: UInt64) -> Bool? {
         guard number <= settledThrough else { return nil }
