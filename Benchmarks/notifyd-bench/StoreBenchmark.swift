@@ -5,9 +5,10 @@ import NotifyDaemon
 /// `notifyd-bench store [--decisions N] [--dir DIR] [--batch N] [--ordered-ids]`: commits per second of the SQLite
 /// state store.
 ///
-/// Three runs on a fresh database (WAL, synchronous=NORMAL, history bound 100,000): decisions
+/// Four runs on a fresh database (WAL, synchronous=NORMAL, history bound 100,000): decisions
 /// committed one per transaction, 64 per transaction (the event loop's group commit), and 64
-/// requests per transaction where each request also rewrites its device's state. Every committed
+/// requests per transaction where each request also rewrites its device's state, with the log checkpointed by the
+/// committing thread and then by a checkpointer thread as the daemon does. Every committed
 /// batch survives a process kill; see `StateStore`.
 func runStoreBenchmark(arguments: [String]) {
     var total = 200_000
@@ -29,23 +30,28 @@ func runStoreBenchmark(arguments: [String]) {
     if let batch = onlyBatch, batch > 0 {
         storeRun(
             parent: parent, label: "\(batch) decisions per commit", total: total, batch: batch, withState: false,
-            orderedIDs: orderedIDs)
+            orderedIDs: orderedIDs, checkpointer: false)
         return
     }
     let size = sampleDecision(id: "x", device: "d").serialized.utf8.count
     print("state store: \(total) decisions per run, ~\(size) bytes each")
     storeRun(
         parent: parent, label: "1 decision per commit", total: min(total, 20_000), batch: 1, withState: false,
-        orderedIDs: orderedIDs)
+        orderedIDs: orderedIDs, checkpointer: false)
     storeRun(
         parent: parent, label: "64 decisions per commit", total: total, batch: 64, withState: false,
-        orderedIDs: orderedIDs)
+        orderedIDs: orderedIDs, checkpointer: false)
     storeRun(
         parent: parent, label: "64 × (decision + state) per commit", total: total, batch: 64, withState: true,
-        orderedIDs: orderedIDs)
+        orderedIDs: orderedIDs, checkpointer: false)
+    storeRun(
+        parent: parent, label: "the same, checkpoints on their own thread", total: total, batch: 64, withState: true,
+        orderedIDs: orderedIDs, checkpointer: true)
 }
 
-private func storeRun(parent: String, label: String, total: Int, batch: Int, withState: Bool, orderedIDs: Bool) {
+private func storeRun(
+    parent: String, label: String, total: Int, batch: Int, withState: Bool, orderedIDs: Bool, checkpointer: Bool
+) {
     var template = Array("\(parent)/notifyd-bench-XXXXXX".utf8CString)
     guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
         print("  cannot create a directory under \(parent): errno \(errno)")
@@ -58,6 +64,7 @@ private func storeRun(parent: String, label: String, total: Int, batch: Int, wit
     }
     do {
         let store = try StateStore(directory: directory)
+        if checkpointer { try store.startCheckpointer { print("  checkpoint failed: \($0)") } }
         let state = sampleState()
         // The daemon has the decision JSON and its id already (they are the reply); the store's cost
         // is serializing and inserting them, so they are made before the clock starts.
