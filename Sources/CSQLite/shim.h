@@ -12,6 +12,13 @@ static inline int notifyd_sqlite_bind_text(sqlite3_stmt *stmt, int index, const 
     return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
 }
 
+/// Binds text that SQLite reads where it is (SQLITE_STATIC): the caller keeps it valid until the statement is reset
+/// and the parameter bound again. An empty text binds "" (a null pointer would bind NULL).
+static inline int notifyd_sqlite_bind_text_in_place(sqlite3_stmt *stmt, int index, const char *text, int length) {
+    static const char empty[] = "";
+    return sqlite3_bind_text(stmt, index, length > 0 ? text : empty, length > 0 ? length : 0, SQLITE_STATIC);
+}
+
 /// Binds a blob that SQLite copies at once.
 static inline int notifyd_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *data, int length) {
     return sqlite3_bind_blob(stmt, index, data, length, SQLITE_TRANSIENT);

@@ -239,6 +239,27 @@ final class SQLiteConnection {
         throw failure(rc, what())
     }
 
+    /// Binds `text` as parameter `index` where it lies (SQLite does not copy it), runs the statement to its first row
+    /// or its end, resets it and binds NULL in its place: the text is only borrowed while this runs. The other
+    /// parameters are bound already. Returns whether a row came.
+    func step(
+        _ s: SQLiteStatement, binding text: JSONText, at index: Int32, _ what: @autoclosure () -> String
+    ) throws(StoreError) -> Bool {
+        let (bound, stepped) = text.bytes.withUnsafeBytes { bytes -> (Int32, Int32) in
+            let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let bound = notifyd_sqlite_bind_text_in_place(s.handle, index, base, Int32(clamping: bytes.count))
+            guard bound == SQLITE_OK else { return (bound, SQLITE_MISUSE) }
+            let stepped = sqlite3_step(s.handle)
+            sqlite3_reset(s.handle)
+            sqlite3_bind_null(s.handle, index)
+            return (bound, stepped)
+        }
+        try check(bound, "bind a value")
+        if stepped == SQLITE_ROW { return true }
+        if stepped == SQLITE_DONE { return false }
+        throw failure(stepped, what())
+    }
+
     func reset(_ s: SQLiteStatement) {
         sqlite3_reset(s.handle)
     }
@@ -276,19 +297,6 @@ final class SQLiteConnection {
             return
         }
         let rc = text.withUTF8 { utf8 in bindText(s, index, UnsafeRawBufferPointer(utf8)) }
-        try check(rc, "bind a value")
-    }
-
-    /// Binds the compact JSON text of `value`.
-    func bind(_ s: SQLiteStatement, _ index: Int32, json value: JSON) throws(StoreError) {
-        let text = JSONText(value)
-        let rc = text.bytes.withUnsafeBytes { bytes in bindText(s, index, bytes) }
-        try check(rc, "bind a value")
-    }
-
-    /// Binds JSON text as it is.
-    func bind(_ s: SQLiteStatement, _ index: Int32, json text: JSONText) throws(StoreError) {
-        let rc = text.bytes.withUnsafeBytes { bytes in bindText(s, index, bytes) }
         try check(rc, "bind a value")
     }
 

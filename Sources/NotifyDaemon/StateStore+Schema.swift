@@ -61,6 +61,7 @@ enum StoreSchema {
     static let selectDecision = "SELECT decision FROM decisions WHERE id = ?1"
     static let selectRecent = "SELECT decision FROM decisions ORDER BY rowid DESC LIMIT ?1"
     static let selectDecisionAt = "SELECT decision FROM decisions WHERE rowid = ?1"
+    static let selectPendingDevices = "SELECT device FROM pending_links"
     static let selectDeviceHistory = "SELECT rowid, device FROM decisions WHERE device IS NOT NULL ORDER BY rowid"
     static let selectOldestDecision = "SELECT min(rowid) FROM decisions"
     static let pruneOldest = """

@@ -62,6 +62,11 @@ public final class StateStore {
     /// The stored decisions that name a device, oldest first from `historyHead`: the order pruning drops them in.
     private var historyOrder: [(rowid: Int64, device: String)] = []
     private var historyHead = 0
+    /// The devices that may have a pending link row (every one that has one, and possibly a few that no longer do):
+    /// a state without a pending page deletes the row only when there may be one.
+    private var pendingDevices: Set<String> = []
+    /// Devices whose pending link row the open transaction deleted: back in ``pendingDevices`` if it rolls back.
+    private var pendingDeletedInTransaction: [String] = []
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -98,6 +103,9 @@ public final class StateStore {
         self.decisionCount = try connection.count(statements.countDecisions)
         try connection.forEachRow(StoreSchema.selectDeviceHistory, "read the decision history") { row in
             remember(rowid: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
+        }
+        try connection.forEachRow(StoreSchema.selectPendingDevices, "read the pending links") { row in
+            pendingDevices.insert(connection.text(row, 0) ?? "")
         }
     }
 
@@ -232,8 +240,11 @@ public final class StateStore {
         } catch {
             connection.rollback(statements.rollback)
             decisionCount = countBefore
+            for device in pendingDeletedInTransaction { pendingDevices.insert(device) }
+            pendingDeletedInTransaction.removeAll()
             throw error
         }
+        pendingDeletedInTransaction.removeAll(keepingCapacity: true)
         // Committed: the lookup follows (a rolled-back batch never reaches it).
         for decision in added { remember(rowid: decision.rowid, device: decision.device) }
         // Unreadable, the bound is left as it is: a pruned rowid left in the lookup is skipped when listed.
@@ -342,15 +353,15 @@ public final class StateStore {
         let s = statements.upsertState
         defer { connection.reset(s) }
         try connection.bind(s, 1, device)
-        try connection.bind(s, 2, json: text)
         try connection.bind(s, 3, updatedMs)
-        _ = try connection.step(s, "store the state of device \(device)")
+        _ = try connection.step(s, binding: text, at: 2, "store the state of device \(device)")
         if let expiresMs = pendingExpiresMs {
             let p = statements.upsertPending
             defer { connection.reset(p) }
             try connection.bind(p, 1, device)
             try connection.bind(p, 2, expiresMs)
             _ = try connection.step(p, "index the pending link of device \(device)")
+            pendingDevices.insert(device)
         } else {
             try deletePending(device)
         }
@@ -379,8 +390,7 @@ public final class StateStore {
             try connection.bind(s, 3, createdMs)
             try connection.bind(s, 4, outcome)
             try connection.bind(s, 5, page)
-            try connection.bind(s, 6, json: decision)
-            _ = try connection.step(s, "record decision \(id)")
+            _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
             let stored = connection.changes
             decisionCount += stored
             guard stored > 0, let device else { return nil }
@@ -390,6 +400,8 @@ public final class StateStore {
     }
 
     private func deletePending(_ device: String) throws(StoreError) {
+        guard pendingDevices.remove(device) != nil else { return }
+        pendingDeletedInTransaction.append(device)
         let s = statements.deletePending
         defer { connection.reset(s) }
         try connection.bind(s, 1, device)

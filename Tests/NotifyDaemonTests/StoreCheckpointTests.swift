@@ -149,6 +149,38 @@ private final class Failures: Sendable {
         #expect(try store.expiredPendingLinks(nowMs: ms) == [])
     }
 
+    @Test func pendingLinkRowsFollowStatesThroughARolledBackBatchAndReopening() throws {
+        let dir = try StoreTestDirectory()
+        let ms = expires.millisecondsSince1970
+        var settled = state
+        settled.pending = nil
+        var big = state
+        big.conditions = (0..<400).map { "condition-\($0)" }
+        do {
+            let store = try StateStore(directory: dir.path, maxValueBytes: 4_096)
+            try store.commit([
+                .stateValue(device: "a", value: state, pendingExpiresMs: ms, updatedMs: 1),
+                .stateValue(device: "b", value: state, pendingExpiresMs: ms, updatedMs: 1),
+            ])
+            // Clearing a's pending link in a batch that fails leaves its row.
+            #expect(throws: StoreError.self) {
+                try store.commit([
+                    .stateValue(device: "a", value: settled, pendingExpiresMs: nil, updatedMs: 2),
+                    .stateValue(device: "c", value: big, pendingExpiresMs: nil, updatedMs: 2),
+                ])
+            }
+            #expect(try store.expiredPendingLinks(nowMs: ms).map(\.device) == ["a", "b"])
+            // Cleared again in a batch that commits, it goes.
+            try store.commit([.stateValue(device: "a", value: settled, pendingExpiresMs: nil, updatedMs: 3)])
+            #expect(try store.expiredPendingLinks(nowMs: ms).map(\.device) == ["b"])
+        }
+        // A store opened on the database clears b's row as well.
+        let reopened = try StateStore(directory: dir.path)
+        try reopened.commit([.stateValue(device: "b", value: settled, pendingExpiresMs: nil, updatedMs: 4)])
+        #expect(try reopened.expiredPendingLinks(nowMs: ms) == [])
+        #expect(try reopened.counts().pendingLinks == 0)
+    }
+
     @Test func aStateValueOverTheSizeLimitFailsItsBatch() throws {
         let dir = try StoreTestDirectory()
         let store = try StateStore(directory: dir.path, maxValueBytes: 4_096)
