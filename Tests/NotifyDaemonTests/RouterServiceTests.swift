@@ -238,15 +238,22 @@ import Varlink
     @Test func aSmallBatchIsCommittedAtOnceALargeOneByTheWorker() throws {
         let f = try Fixture(worker: true)
         f.handle([("Resolve", ["device": "one", "link": "shop://cart"])])
+        // A few writes wait for the end of the turn (and are committed on the loop's thread then).
+        #expect(!f.service.batchIsDue)
         f.service.endBatch()
         #expect(!f.service.hasCommitInFlight)
         #expect(f.settle())
         f.handle(Self.fillers)
+        // More, with the worker idle: the server hands them over between two connections.
+        #expect(f.service.batchIsDue)
         f.service.endBatch()
         #expect(f.service.hasCommitInFlight)
         #expect(!f.settle())
         f.service.worker?.waitUntilDone()
+        // Its commit is over: due again, to be settled.
+        #expect(f.service.batchIsDue)
         f.service.endBatch()
+        #expect(!f.service.batchIsDue)
         #expect(f.settle())
         #expect(try f.replies().count == 6)
     }

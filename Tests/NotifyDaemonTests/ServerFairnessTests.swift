@@ -23,7 +23,7 @@ private final class RecordingHandler: CallHandler {
     func connectionClosed(_ connection: ClientConnection) {}
     func endBatch() {}
     func outcome(ofBatch number: UInt64) -> Bool? { true }
-    var commitFinished: Bool { false }
+    var batchIsDue: Bool { false }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 
@@ -55,7 +55,7 @@ private final class CommitFinishingHandler: CallHandler {
         finished = false
     }
     func outcome(ofBatch number: UInt64) -> Bool? { true }
-    var commitFinished: Bool { finished }
+    var batchIsDue: Bool { finished }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 

@@ -13,9 +13,10 @@ protocol CallHandler: AnyObject {
     func endBatch()
     /// Whether the state commit of batch `number` succeeded; `nil` while it is not over.
     func outcome(ofBatch number: UInt64) -> Bool?
-    /// True when a commit made off the loop's thread is over and not settled yet: the server settles it between two
-    /// connections' frames rather than at the end of the turn (see ``Server``).
-    var commitFinished: Bool { get }
+    /// True when ``endBatch()`` has work before the turn is over: a commit made off the loop's thread is over and
+    /// waits to be settled, or the store's thread is idle and enough was gathered to hand it. The server then ends
+    /// the batch between two connections' frames rather than at the end of the turn (see ``Server``).
+    var batchIsDue: Bool { get }
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
 }
@@ -25,10 +26,10 @@ protocol CallHandler: AnyObject {
 /// total and per uid, idle time, and a per-connection output bound (a client that does not read
 /// its replies is not read from until it does).
 ///
-/// Durable replies wait for their batch's commit, which runs on the store's thread while the loop goes on. A commit
-/// that is over is settled as soon as the connection being served has had its frames (not only at the end of the
-/// turn): its replies go out, and the batch gathered meanwhile goes to the store, so that clients send their next
-/// requests while the loop is still busy with others, and the loop and the store work at the same time.
+/// Durable replies wait for their batch's commit, which runs on the store's thread while the loop goes on. Between
+/// two connections' frames (not only at the end of the turn), a commit that is over is settled, its replies go out,
+/// and what was gathered meanwhile goes to the store when it is idle: clients send their next requests while the loop
+/// is still busy with others, and the loop and the store work at the same time.
 final class Server {
     private let loop: EventLoop
     private let settings: Settings
@@ -210,10 +211,10 @@ final class Server {
         settleFinishedCommit()
     }
 
-    /// Settles a commit that finished while the loop was serving connections: its replies are written and the batch
-    /// gathered since goes to the store now, not at the end of the turn.
+    /// Ends the batch between two connections when the handler has work for it (see ``CallHandler/batchIsDue``):
+    /// the replies of a finished commit are written and the batch gathered since goes to the store now.
     private func settleFinishedCommit() {
-        guard handler.commitFinished else { return }
+        guard handler.batchIsDue else { return }
         handler.endBatch()
         settleAwaiting()
     }

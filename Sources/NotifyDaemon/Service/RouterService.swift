@@ -183,10 +183,11 @@ final class RouterService: CallHandler {
     /// the loop's thread even with a worker.
     static let inlineCommitWrites = 8
 
-    /// True when the worker's commit is over and waits to be settled.
-    var commitFinished: Bool {
-        guard inFlight != nil, let worker else { return false }
-        return worker.isDone
+    /// True when the worker's commit is over and waits to be settled, or when the worker is idle and more than
+    /// ``inlineCommitWrites`` writes are gathered (``endBatch()`` hands them over).
+    var batchIsDue: Bool {
+        guard let worker else { return false }
+        return inFlight != nil ? worker.isDone : writes.count > Self.inlineCommitWrites
     }
 
     /// Whether batch `number` was committed; `nil` while its commit is not over.
