@@ -43,6 +43,20 @@ public struct StoreCounts: Sendable, Hashable {
     }
 }
 
+/// The write-ahead log and its checkpoints, for `GetStats`.
+public struct CheckpointCounts: Sendable, Hashable {
+    /// Frames in the log after the last commit.
+    public var logFrames: Int
+    /// Checkpoints the checkpoint thread ran.
+    public var onThread: Int
+    /// Commits that first waited for a checkpoint of the whole log (so that the log starts again).
+    public var commitsThatWaited: Int
+    /// Checkpoints the committing thread ran itself (no checkpoint thread, or a log at its bound).
+    public var onCommittingThread: Int
+    /// Checkpoints that failed (their frames stay in the log for the next one).
+    public var failed: Int
+}
+
 /// A device whose state holds a pending link, and when that link expires.
 public struct PendingLink: Sendable, Hashable {
     /// The device id.

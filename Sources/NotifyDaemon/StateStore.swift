@@ -119,13 +119,18 @@ public final class StateStore {
 
     /// Frames the log grows by between two checkpoints (SQLite's own default for its automatic checkpoint).
     static let checkpointFrames = 1_000
-    /// The log's length (4 KiB pages: 32 MiB) from which the next commit waits for the checkpointer to copy
+    /// The log's length (4 KiB pages: 64 MiB) from which the next commit waits for the checkpointer to copy
     /// everything, so that it starts the log again.
-    static let restartFrames = 8_192
-    /// The log's bound, in frames (64 MiB): a commit that leaves it this long checkpoints it itself.
-    static let maxWALFrames = 16_384
+    static let restartFrames = 16_384
+    /// The log's bound, in frames (128 MiB): a commit that leaves it this long checkpoints it itself.
+    static let maxWALFrames = 32_768
     /// The next commit waits for a checkpoint of the whole log first.
     private var restartDue = false
+    /// Commits that waited for a checkpoint of the whole log; checkpoints run by the committing thread, and those of
+    /// them that failed.
+    private var commitsThatWaited = 0
+    private var checkpointsOnCommit = 0
+    private var failedOnCommit = 0
 
     /// Checkpoints on a thread of its own from now on; `onFailure` hears of every checkpoint that failed (the
     /// frames stay in the log and the next checkpoint copies them).
@@ -141,7 +146,15 @@ public final class StateStore {
     }
 
     /// Checkpoints the checkpointer finished so far (tests).
-    var checkpointsCompleted: Int { checkpointer?.completedCount ?? 0 }
+    var checkpointsCompleted: Int { checkpointer?.counts.completed ?? 0 }
+
+    /// What the log and its checkpoints look like now, for `GetStats`.
+    public var checkpointCounts: CheckpointCounts {
+        let thread = checkpointer?.counts ?? (completed: 0, failed: 0)
+        return CheckpointCounts(
+            logFrames: connection.framesInWAL, onThread: thread.completed, commitsThatWaited: commitsThatWaited,
+            onCommittingThread: checkpointsOnCommit, failed: thread.failed + failedOnCommit)
+    }
 
     /// Frames in the write-ahead log after the last commit.
     var framesInWAL: Int { connection.framesInWAL }
@@ -158,10 +171,12 @@ public final class StateStore {
             if frames >= Self.restartFrames { restartDue = true }
             return
         }
+        checkpointsOnCommit += 1
         do {
             // A restart waits for the checkpointer and makes the next commit start the log again.
             try connection.checkpoint(frames >= Self.maxWALFrames ? .restart : .passive)
         } catch {
+            failedOnCommit += 1
             onCheckpointFailure?(error)
         }
     }
@@ -221,6 +236,7 @@ public final class StateStore {
         if restartDue, let checkpointer {
             // No commit while it runs: it copies every frame, and this transaction starts the log again.
             restartDue = false
+            commitsThatWaited += 1
             checkpointer.request()
             checkpointer.waitUntilIdle()
         }

@@ -17,6 +17,7 @@ final class StoreCheckpointer: @unchecked Sendable {
     private var stopping = false
     private var running = false
     private var completed = 0
+    private var failed = 0
     private var thread: pthread_t?
     private let onFailure: @Sendable (StoreError) -> Void
     /// The database file, to write out what a checkpoint copied into it (-1 when it cannot be opened).
@@ -47,9 +48,9 @@ final class StoreCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// Checkpoints finished so far (those that found nothing to copy included).
-    var completedCount: Int {
-        changed.withLock { completed }
+    /// Checkpoints finished so far (those that found nothing to copy included) and those of them that failed.
+    var counts: (completed: Int, failed: Int) {
+        changed.withLock { (completed, failed) }
     }
 
     /// Waits until no checkpoint is requested or running (for tests and for a store about to close).
@@ -73,6 +74,7 @@ final class StoreCheckpointer: @unchecked Sendable {
             requested = false
             running = true
             changed.unlock()
+            var failure = false
             do {
                 try connection.checkpoint(.passive)
                 // SQLite syncs the database file only after a checkpoint that reached the end of the log (rare while
@@ -80,11 +82,13 @@ final class StoreCheckpointer: @unchecked Sendable {
                 // keeps that last one short (a commit may be waiting for it, see StateStore.restartFrames).
                 if databaseFile >= 0 { _ = fdatasync(databaseFile) }
             } catch {
+                failure = true
                 onFailure(error)
             }
             changed.lock()
             running = false
             completed += 1
+            if failure { failed += 1 }
             changed.broadcast()
         }
         changed.unlock()

@@ -211,6 +211,9 @@ def test_the_database_can_be_read_while_the_daemon_runs(make_daemon):
         raw.send(b"".join(resolve(f"dev-{i}", f"shop://offers/S{i}") for i in range(30)))
         for _ in range(30):
             assert "decision" in raw.recv()["parameters"]
+    checkpoints = d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["store"]["checkpoints"]
+    assert set(checkpoints) == {"logFrames", "onThread", "commitsThatWaited", "onCommittingThread", "failed"}
+    assert checkpoints["logFrames"] > 0 and checkpoints["failed"] == 0 and checkpoints["onCommittingThread"] == 0
     assert d.stop() == 0
     with closing(sqlite3.connect(database)) as db:
         assert db.execute("SELECT count(*) FROM decisions").fetchone() == (60,)

@@ -418,9 +418,15 @@ final class RouterService: CallHandler {
         }
         waitForStore()
         if let store, let counts = try? store.counts() {
+            let checkpoints = store.checkpointCounts
             o["store"] = [
                 "devices": .int(counts.devices), "pendingLinks": .int(counts.pendingLinks),
                 "decisions": .int(counts.decisions),
+                "checkpoints": [
+                    "logFrames": .int(checkpoints.logFrames), "onThread": .int(checkpoints.onThread),
+                    "commitsThatWaited": .int(checkpoints.commitsThatWaited),
+                    "onCommittingThread": .int(checkpoints.onCommittingThread), "failed": .int(checkpoints.failed),
+                ],
             ]
         }
         return .object(o)
