@@ -86,21 +86,26 @@ public final class StateStore {
         try Self.preflight(directory: directory, path: path)
         let lock = try Self.lock(directory: directory)
         let connection: SQLiteConnection
+        let statements: StoreStatements
+        let decisionCount: Int
         do {
             connection = try SQLiteConnection(path: path)
             connection.limitValueLength(maxValueBytes)
             try connection.configureAndMigrate()
             connection.watchWAL()
-            self.statements = try StoreStatements(connection)
+            statements = try StoreStatements(connection)
+            decisionCount = try connection.count(statements.countDecisions)
         } catch {
+            // Not initialized yet, so no deinit: the lock is released here.
             Glibc.close(lock)
             throw error
         }
         self.directoryLock = lock
         self.connection = connection
+        self.statements = statements
         self.path = path
         self.historyLimit = max(0, historyLimit)
-        self.decisionCount = try connection.count(statements.countDecisions)
+        self.decisionCount = decisionCount
         try connection.forEachRow(StoreSchema.selectDeviceHistory, "read the decision history") { row in
             remember(rowid: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
         }

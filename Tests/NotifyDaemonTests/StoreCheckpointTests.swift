@@ -95,6 +95,18 @@ import Testing
         #expect(try reopened.counts().decisions == 40 * batches)
     }
 
+    @Test func aStoreThatFailsToOpenLeavesTheDirectoryUnlocked() throws {
+        let dir = try StoreTestDirectory()
+        try dir.write(Array(String(repeating: "not a database. ", count: 300).utf8), to: StateStore.fileName)
+        for _ in 0..<2 {
+            let error = #expect(throws: StoreError.self) { try StateStore(directory: dir.path) }
+            #expect(error?.code == .notADatabase)
+        }
+        #expect(unlink(dir.path + "/" + StateStore.fileName) == 0)
+        let store = try StateStore(directory: dir.path)
+        #expect(try store.counts().decisions == 0)
+    }
+
     @Test func theDirectoryLockIsReleasedWhenTheStoreCloses() throws {
         let dir = try StoreTestDirectory()
         do {
