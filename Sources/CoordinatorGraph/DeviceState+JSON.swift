@@ -55,9 +55,7 @@ extension DeviceState: JSONWritable {
 
     /// The text of ``json``.
     public var jsonText: JSONText {
-        var bytes = ByteWriter(capacity: 512)
-        writeJSON(into: &bytes)
-        return JSONText(bytes: bytes.finish())
+        JSONText(writing: self, capacity: 512)
     }
 
     /// Reads a state from the JSON of `shapes.md`, checking every name against `graph`.

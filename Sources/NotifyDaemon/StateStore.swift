@@ -150,9 +150,6 @@ public final class StateStore {
         checkpointer?.waitUntilIdle()
     }
 
-    /// Checkpoints the checkpointer finished so far (tests).
-    var checkpointsCompleted: Int { checkpointer?.counts.completed ?? 0 }
-
     /// What the log and its checkpoints look like now, for `GetStats`.
     public var checkpointCounts: CheckpointCounts {
         let thread = checkpointer?.counts ?? (completed: 0, failed: 0)
@@ -160,9 +157,6 @@ public final class StateStore {
             logFrames: connection.framesInWAL, onThread: thread.completed, commitsThatWaited: commitsThatWaited,
             onCommittingThread: checkpointsOnCommit, failed: thread.failed + failedOnCommit)
     }
-
-    /// Frames in the write-ahead log after the last commit.
-    var framesInWAL: Int { connection.framesInWAL }
 
     /// After a commit: asks for a checkpoint once the log grew by ``checkpointFrames`` since the last one, and
     /// checkpoints here when there is no checkpointer or the log reached ``maxWALFrames``.

@@ -60,8 +60,7 @@ final class StoreCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// Lets a running checkpoint finish, ends the thread, and closes its connection's statements (the connection
-    /// itself closes when this object goes away).
+    /// Lets a running checkpoint finish and ends the thread (the connection closes when this object goes away).
     func stop() {
         changed.end(&thread) { stopping = true }
     }

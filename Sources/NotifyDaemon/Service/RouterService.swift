@@ -196,8 +196,9 @@ final class RouterService: CallHandler {
         return !failedBatches.contains(number)
     }
 
-    /// Commits on a worker thread from now on (the daemon's setting); stays on the loop's thread when the thread
-    /// cannot be started. Returns the descriptor that becomes readable when a commit is over.
+    /// Commits on a worker thread from now on (the daemon's setting), and checkpoints the store's log on another;
+    /// stays on the loop's thread when the worker cannot be started. Returns the descriptor that becomes readable when
+    /// a commit is over.
     func startStoreWorker() -> Int32? {
         guard worker == nil, let store else { return nil }
         startCheckpointer(store)
