@@ -287,6 +287,12 @@ public struct Resolution: Sendable, Hashable {
     public let decision: Decision
     /// The device's state after the decision's steps: persist it before replying.
     public let state: DeviceState
+
+    /// The decision and the state, moved out rather than copied (a copy retains every string and array of both,
+    /// and the resolution's end releases them again).
+    public consuming func parts() -> (decision: Decision, state: DeviceState) {
+        (decision, state)
+    }
 }
 
 /// Why a page could not be resolved or a flow could not finish.

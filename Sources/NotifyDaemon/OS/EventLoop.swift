@@ -13,6 +13,9 @@ package final class EventLoop {
     private let epollFD: Int32
     private var handlers: [Int32: Handler] = [:]
     private var timers: [Timer] = []
+    /// The earliest deadline of ``timers`` (`UInt64.max` without timers): a turn with nothing due skips the timer
+    /// list instead of scanning it.
+    private var nextDeadline = UInt64.max
     private var nextTimerID = 0
     private var stopped = false
     private var afterBatchHooks: [() -> Void] = []
@@ -60,16 +63,17 @@ package final class EventLoop {
     @discardableResult
     package func schedule(after nanoseconds: UInt64, repeating: Bool = false, _ action: @escaping () -> Void) -> Int {
         nextTimerID += 1
+        let deadline = Sys.monotonicNanoseconds() &+ nanoseconds
         timers.append(
-            Timer(
-                id: nextTimerID, deadline: Sys.monotonicNanoseconds() &+ nanoseconds,
-                interval: repeating ? nanoseconds : nil, action: action))
+            Timer(id: nextTimerID, deadline: deadline, interval: repeating ? nanoseconds : nil, action: action))
+        nextDeadline = min(nextDeadline, deadline)
         return nextTimerID
     }
 
     /// Cancels a timer from ``schedule(after:repeating:_:)``.
     package func cancelTimer(_ id: Int) {
         timers.removeAll { $0.id == id }
+        nextDeadline = timers.reduce(UInt64.max) { min($0, $1.deadline) }
     }
 
     /// Adds a hook that runs after every batch of ready events and timers.
@@ -85,7 +89,7 @@ package final class EventLoop {
     /// Waits for events and dispatches them until ``stop()``.
     package func run() throws(Errno) {
         while !stopped {
-            let timeout = millisecondsUntilNextTimer()
+            let timeout = millisecondsUntilNextTimer(now: Sys.monotonicNanoseconds())
             let n = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
@@ -99,33 +103,31 @@ package final class EventLoop {
                 // A handler may have closed this fd earlier in the same batch.
                 handlers[fd]?(events[i].events)
             }
-            runDueTimers()
+            if nextDeadline != .max { runDueTimers(now: Sys.monotonicNanoseconds()) }
             for hook in afterBatchHooks { hook() }
         }
     }
 
-    private func millisecondsUntilNextTimer() -> Int32 {
-        guard let next = timers.map(\.deadline).min() else { return -1 }
-        let now = Sys.monotonicNanoseconds()
-        if next <= now { return 0 }
-        return Int32(min((next - now + 999_999) / 1_000_000, 60_000))
+    private func millisecondsUntilNextTimer(now: UInt64) -> Int32 {
+        guard nextDeadline != .max else { return -1 }
+        if nextDeadline <= now { return 0 }
+        return Int32(min((nextDeadline - now + 999_999) / 1_000_000, 60_000))
     }
 
-    private func runDueTimers() {
-        guard !timers.isEmpty else { return }
-        let now = Sys.monotonicNanoseconds()
+    private func runDueTimers(now: UInt64) {
+        guard nextDeadline <= now else { return }
         var due: [Timer] = []
         timers.removeAll { timer in
             guard timer.deadline <= now else { return false }
             due.append(timer)
             return true
         }
-        for var timer in due {
-            if let interval = timer.interval {
-                timer.deadline = now &+ interval
-                timers.append(timer)
-            }
-            timer.action()
+        for var timer in due where timer.interval != nil {
+            timer.deadline = now &+ timer.interval!
+            timers.append(timer)
         }
+        nextDeadline = timers.reduce(UInt64.max) { min($0, $1.deadline) }
+        // Actions run last: one may schedule or cancel timers, which keeps nextDeadline right itself.
+        for timer in due { timer.action() }
     }
 }

@@ -113,20 +113,21 @@ extension RouterService {
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
-        let resolution: Resolution
+        var decision: Decision
+        let next: DeviceState
         do {
-            resolution = try config.resolver.resolve(
-                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            (decision, next) = try config.resolver.resolve(
+                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain
+            ).parts()
         } catch {
             throw mapResolveError(error)
         }
-        var decision = resolution.decision
         decision.warnings = warnings
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText
         record(decision, text: text, link: link, dryRun: dryRun, connection: connection)
         guard !dryRun else { return .decision(text, durable: false) }
-        if let device { saveState(resolution.state, for: device, now: now) }
+        if let device { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
     }
 
