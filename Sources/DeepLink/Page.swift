@@ -202,6 +202,15 @@ public struct PageID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `coordinator.case`.
     public var description: String { "\(coordinator).\(name)" }
 
+    /// Appends ``description`` as a JSON string, written from the two parts (no string is built).
+    public func writeJSONString(into out: inout ByteWriter) {
+        out.append(UInt8(ascii: "\""))
+        JSON.writeStringContents(coordinator, into: &out)
+        out.append(UInt8(ascii: "."))
+        JSON.writeStringContents(name, into: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     public static func < (lhs: PageID, rhs: PageID) -> Bool { lhs.description < rhs.description }
 }
 
@@ -270,8 +279,8 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends the text of ``json`` without building it.
     public func writeJSON(into out: inout ByteWriter) {
-        out.append(UInt8(ascii: "{"))
-        JSON.writeMember("id", id.description, first: true, into: &out)
+        JSON.writeRaw("{\"id\":", into: &out)
+        id.writeJSONString(into: &out)
         JSON.writeRaw(",\"arguments\":{", into: &out)
         for (i, argument) in arguments.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -280,9 +289,13 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             argument.value.writeJSON(into: &out)
         }
         JSON.writeRaw("},\"description\":", into: &out)
-        var text = ByteWriter(capacity: 64)
-        writeDescription(into: &text)
-        text.withBytes { JSON.writeString(utf8: $0, into: &out) }
+        if arguments.isEmpty {
+            id.writeJSONString(into: &out)  // the description of a page without arguments is its id
+        } else {
+            var text = ByteWriter(capacity: 64)
+            writeDescription(into: &text)
+            text.withBytes { JSON.writeString(utf8: $0, into: &out) }
+        }
         out.append(UInt8(ascii: "}"))
     }
 }

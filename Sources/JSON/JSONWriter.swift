@@ -152,11 +152,17 @@ extension JSON {
     /// Appends `s` as a quoted JSON string.
     public static func writeString(_ s: String, into out: inout ByteWriter) {
         out.append(0x22)
+        writeStringContents(s, into: &out)
+        out.append(0x22)
+    }
+
+    /// Appends `s` with the escapes of a JSON string but without its quotes, for a string written in parts
+    /// (`"` + part + part + `"` is the JSON string of the parts joined).
+    public static func writeStringContents(_ s: String, into out: inout ByteWriter) {
         if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
             var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
             copy.withUTF8 { writeEscaped($0, into: &out) }
         }
-        out.append(0x22)
     }
 
     /// Appends UTF-8 `bytes` as a quoted JSON string.

@@ -71,6 +71,7 @@ import Testing
             #expect(characters[8] == "-" && characters[13] == "-" && characters[18] == "-" && characters[23] == "-")
             #expect(characters[14] == "7")
             #expect("89ab".contains(characters[19]))
+            #expect(id.allSatisfy { "0123456789abcdef-".contains($0) })
             made.append(id)
         }
         #expect(Set(made).count == made.count)
@@ -78,6 +79,11 @@ import Testing
         // The first 48 bits are the milliseconds.
         let first = made[0].replacingOccurrences(of: "-", with: "").prefix(12)
         #expect(UInt64(first, radix: 16) == 1_764_547_200_000)
+        // Then the version and the counter, which goes up by one within a millisecond.
+        let counters = made.prefix(3).map {
+            UInt64($0.replacingOccurrences(of: "-", with: "").dropFirst(13).prefix(3), radix: 16)!
+        }
+        #expect(counters[1] == counters[0] + 1 && counters[2] == counters[1] + 1)
     }
 }
 

@@ -31,8 +31,6 @@ struct DecisionIDs {
 
     private func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// A new id made at `milliseconds` since 1970, such as `019ad6f2-3c41-7a05-9f3e-0a1b2c3d4e5f`; never
     /// smaller than the one before, even when the clock steps back.
     mutating func make(milliseconds: Int64 = Sys.wallClockMilliseconds()) -> String {
@@ -51,18 +49,23 @@ struct DecisionIDs {
         let high = ms << 16 | 0x7000 | counter  // version 7
         let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         return String(unsafeUninitializedCapacity: 36) { bytes in
-            var position = 0
-            for nibble in 0..<32 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    bytes[position] = UInt8(ascii: "-")
-                    position += 1
+            // 8-4-4-4-12 hex digits: the high word's 16, then the low word's 16.
+            func digits(_ word: UInt64, from first: Int, count: Int, at start: Int) {
+                for i in 0..<count {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - (first + i) * 4)) & 0xF
+                    bytes[start + i] = nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
                 }
-                let word = nibble < 16 ? high : low
-                let shift = UInt64(60 - (nibble & 15) * 4)
-                bytes[position] = Self.hex[Int((word >> shift) & 0xF)]
-                position += 1
             }
-            return position
+            digits(high, from: 0, count: 8, at: 0)
+            bytes[8] = UInt8(ascii: "-")
+            digits(high, from: 8, count: 4, at: 9)
+            bytes[13] = UInt8(ascii: "-")
+            digits(high, from: 12, count: 4, at: 14)
+            bytes[18] = UInt8(ascii: "-")
+            digits(low, from: 0, count: 4, at: 19)
+            bytes[23] = UInt8(ascii: "-")
+            digits(low, from: 4, count: 12, at: 24)
+            return 36
         }
     }
 }
