@@ -37,4 +37,14 @@ import Testing
         #expect(written.finish() == JSONText(page.json).bytes)
         #expect(Page(id: PageID(coordinator: "app", name: "home")).description == "app.home")
     }
+
+    /// A page without arguments writes its id twice (as `id` and as `description`) from the id's two parts; odd
+    /// parts (a page decoded loosely from a client's JSON) are escaped the same as the tree escapes the joined id.
+    @Test(arguments: ["home", "a \"quoted\" case", "back\\slash", "line\nbreak", "é€😀"])
+    func writtenPageWithoutArgumentsIsTheTreeSerialized(name: String) {
+        let page = Page(id: PageID(coordinator: "app\t", name: name))
+        var written = ByteWriter()
+        page.writeJSON(into: &written)
+        #expect(written.finish() == JSONText(page.json).bytes)
+    }
 }
