@@ -1,5 +1,6 @@
 import JSON
 import Testing
+import Varlink
 
 @testable import NotifyDaemon
 
@@ -104,5 +105,26 @@ import Testing
         #expect(recent.newestFirst().map(\.id) == ["d5", "d4", "d3"])
         #expect(try recent.find(id: "d4")?.text.parsed() == ["id": "d4"])
         #expect(recent.find(id: "d1") == nil)
+    }
+}
+
+@Suite struct ReplyFrameTests {
+    /// A decision reply is written around the decision's text when it leaves its slot; its size, which the output
+    /// bound counts while it waits, is the size of what it writes.
+    @Test func aDecisionFrameWritesTheReplyItCounts() throws {
+        for text in [JSONText(["id": "d1", "page": ["id": "cart.offer"]]), JSONText(.object([:]))] {
+            let frame = ClientConnection.ReplyFrame.decision(text)
+            var output: [UInt8] = [1, 2, 3]
+            frame.append(to: &output)
+            #expect(output.count - 3 == frame.count)
+            #expect(output.last == 0)
+            let reply = try VarlinkReply(frame: output[3..<(output.count - 1)])
+            #expect(reply.parameters == ["decision": try text.parsed()])
+            #expect(reply.error == nil && !reply.continues)
+        }
+        let encoded = ClientConnection.ReplyFrame.encoded([7, 8, 0])
+        var output: [UInt8] = []
+        encoded.append(to: &output)
+        #expect(output == [7, 8, 0] && encoded.count == 3)
     }
 }

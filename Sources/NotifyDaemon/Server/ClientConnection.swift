@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import Varlink
 
 /// One client connection: its socket, credentials, partial input, and queued output.
@@ -10,9 +11,41 @@ final class ClientConnection {
     /// A reply waiting for the end of the batch.
     enum Slot {
         /// Ready to send.
-        case ready([UInt8])
-        /// Sent only if the commit of batch `batch` succeeds; otherwise `failure` is sent in its place.
-        case durable(batch: UInt64, success: [UInt8], failure: () -> [UInt8])
+        case ready(ReplyFrame)
+        /// Sent only if the commit of batch `batch` succeeds; otherwise `failure` is encoded and sent in its place.
+        case durable(batch: UInt64, success: ReplyFrame, failure: () -> VarlinkReply)
+    }
+
+    /// A reply frame (NUL included) as it waits in a slot.
+    enum ReplyFrame {
+        /// Encoded bytes.
+        case encoded([UInt8])
+        /// `{"parameters":{"decision":…}}` around a decision's text, written straight into the output when the reply
+        /// leaves its slot (the text is not copied into a frame of its own first).
+        case decision(JSONText)
+
+        /// The frame's size in bytes.
+        var count: Int {
+            switch self {
+            case .encoded(let bytes): return bytes.count
+            case .decision(let text): return text.bytes.count + ReplyFrame.decisionEnvelopeBytes
+            }
+        }
+
+        /// Appends the frame to `output`.
+        func append(to output: inout [UInt8]) {
+            switch self {
+            case .encoded(let bytes): output.append(contentsOf: bytes)
+            case .decision(let text): VarlinkReply.encode(member: "decision", valueJSON: text.bytes, into: &output)
+            }
+        }
+
+        /// The bytes a decision reply adds around the decision's text.
+        static let decisionEnvelopeBytes: Int = {
+            var frame: [UInt8] = []
+            VarlinkReply.encode(member: "decision", valueJSON: [UInt8](), into: &frame)
+            return frame.count
+        }()
     }
 
     let fd: Int32
@@ -65,12 +98,12 @@ final class ClientConnection {
         var settled = 0
         settling: for slot in slots {
             switch slot {
-            case .ready(let bytes):
-                output.append(contentsOf: bytes)
-                slotBytes -= bytes.count
+            case .ready(let frame):
+                frame.append(to: &output)
+                slotBytes -= frame.count
             case .durable(let batch, let success, let failure):
                 guard let committed = outcome(batch) else { break settling }
-                output.append(contentsOf: committed ? success : failure())
+                if committed { success.append(to: &output) } else { failure().encode(into: &output) }
                 slotBytes -= success.count
             }
             settled += 1

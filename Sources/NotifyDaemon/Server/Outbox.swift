@@ -11,10 +11,11 @@ final class Outbox {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         reply.encode(into: &bytes)
-        enqueue(.ready(bytes), to: connection)
+        enqueue(.ready(.encoded(bytes)), to: connection)
     }
 
-    /// Queues a reply that may only be sent once the state commit of batch `batch` succeeded.
+    /// Queues a reply that may only be sent once the state commit of batch `batch` succeeded; `failure` is sent in
+    /// its place when that commit fails.
     func sendDurable(
         _ reply: VarlinkReply, batch: UInt64, to connection: ClientConnection,
         failure: @escaping () -> VarlinkReply
@@ -22,32 +23,15 @@ final class Outbox {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(512)
         reply.encode(into: &bytes)
-        sendDurable(encoded: bytes, batch: batch, to: connection, failure: failure)
-    }
-
-    /// Queues an encoded reply frame (NUL included) that may only be sent once the state commit of batch `batch`
-    /// succeeded.
-    func sendDurable(
-        encoded bytes: [UInt8], batch: UInt64, to connection: ClientConnection,
-        failure: @escaping () -> VarlinkReply
-    ) {
-        enqueue(
-            .durable(
-                batch: batch,
-                success: bytes,
-                failure: {
-                    var out: [UInt8] = []
-                    failure().encode(into: &out)
-                    return out
-                }), to: connection)
+        enqueue(.durable(batch: batch, success: .encoded(bytes), failure: failure), to: connection)
     }
 
     /// Queues a slot for `connection` and remembers the connection for the end of the batch.
     func enqueue(_ slot: ClientConnection.Slot, to connection: ClientConnection) {
         guard !connection.closed else { return }
         switch slot {
-        case .ready(let bytes): connection.slotBytes += bytes.count
-        case .durable(_, let bytes, _): connection.slotBytes += bytes.count
+        case .ready(let frame): connection.slotBytes += frame.count
+        case .durable(_, let frame, _): connection.slotBytes += frame.count
         }
         connection.slots.append(slot)
         if !connection.inOutbox {

@@ -203,7 +203,7 @@ final class Server {
         if connection.closeAfterFlush {
             pauseReading(connection)
             // Closed at the end of the batch, once the replies before it are written.
-            outbox.enqueue(.ready([]), to: connection)
+            outbox.enqueue(.ready(.encoded([])), to: connection)
         } else if connection.queuedBytes >= settings.maxOutputBytes {
             // Frames still in the decoder are handled once the client has read its replies.
             pauseReading(connection)
@@ -304,7 +304,7 @@ final class Server {
         droppedTotal += 1
         handler.protocolViolation(error, connection: connection)
         connection.closeAfterFlush = true
-        outbox.enqueue(.ready([]), to: connection)
+        outbox.enqueue(.ready(.encoded([])), to: connection)
     }
 
     private func pauseReading(_ connection: ClientConnection) {

@@ -106,15 +106,13 @@ final class RouterService: CallHandler {
                 VarlinkError.stateNotSaved.reply
             }
         case .decision(let text, let durable):
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(text.bytes.count + 32)
-            VarlinkReply.encode(member: "decision", valueJSON: text.bytes, into: &bytes)
             if durable {
-                outbox.sendDurable(encoded: bytes, batch: batchNumber, to: connection) {
-                    VarlinkError.stateNotSaved.reply
-                }
+                outbox.enqueue(
+                    .durable(
+                        batch: batchNumber, success: .decision(text), failure: { VarlinkError.stateNotSaved.reply }),
+                    to: connection)
             } else {
-                outbox.enqueue(.ready(bytes), to: connection)
+                outbox.enqueue(.ready(.decision(text)), to: connection)
             }
         case .streaming:
             break
@@ -379,7 +377,7 @@ final class RouterService: CallHandler {
                 server?.close(connection)
                 continue
             }
-            outbox.enqueue(.ready(reply), to: connection)
+            outbox.enqueue(.ready(.encoded(reply)), to: connection)
         }
     }
 
