@@ -111,7 +111,7 @@ import Testing
             events += 1
         }
         loop.schedule(after: 0) { timerRan = true }
-        loop.afterEachBatch {
+        loop.afterEachBatch { [unowned loop] in
             if events > 0 { loop.stop() }
         }
         var byte: UInt8 = 1
