@@ -73,7 +73,7 @@ package final class EventLoop {
     /// Cancels a timer from ``schedule(after:repeating:_:)``.
     package func cancelTimer(_ id: Int) {
         timers.removeAll { $0.id == id }
-        nextDeadline = timers.reduce(UInt64.max) { min($0, $1.deadline) }
+        nextDeadline = earliestDeadline()
     }
 
     /// Adds a hook that runs after every batch of ready events and timers.
@@ -89,7 +89,7 @@ package final class EventLoop {
     /// Waits for events and dispatches them until ``stop()``.
     package func run() throws(Errno) {
         while !stopped {
-            let timeout = millisecondsUntilNextTimer(now: Sys.monotonicNanoseconds())
+            let timeout = millisecondsUntilNextTimer()
             let n = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
             }
@@ -108,8 +108,9 @@ package final class EventLoop {
         }
     }
 
-    private func millisecondsUntilNextTimer(now: UInt64) -> Int32 {
+    private func millisecondsUntilNextTimer() -> Int32 {
         guard nextDeadline != .max else { return -1 }
+        let now = Sys.monotonicNanoseconds()
         if nextDeadline <= now { return 0 }
         return Int32(min((nextDeadline - now + 999_999) / 1_000_000, 60_000))
     }
@@ -122,12 +123,17 @@ package final class EventLoop {
             due.append(timer)
             return true
         }
-        for var timer in due where timer.interval != nil {
-            timer.deadline = now &+ timer.interval!
+        for var timer in due {
+            guard let interval = timer.interval else { continue }
+            timer.deadline = now &+ interval
             timers.append(timer)
         }
-        nextDeadline = timers.reduce(UInt64.max) { min($0, $1.deadline) }
+        nextDeadline = earliestDeadline()
         // Actions run last: one may schedule or cancel timers, which keeps nextDeadline right itself.
         for timer in due { timer.action() }
+    }
+
+    private func earliestDeadline() -> UInt64 {
+        timers.reduce(UInt64.max) { min($0, $1.deadline) }
     }
 }
