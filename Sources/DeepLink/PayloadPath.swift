@@ -35,44 +35,46 @@ enum PayloadPath {
     }
 
     /// A `wrongType` error: `expected <expected>, found <kind>`.
-    static func wrongType(_ path: String, expected: String, found: JSON) -> PayloadError {
+    static func wrongType(_ path: String, expected: String, found: some JSONReadable) -> PayloadError {
         PayloadError(.wrongType, path: path, reason: "expected \(expected), found \(found.kindName)")
     }
 
-    /// The value as an object, or a `wrongType` error naming `path`.
-    static func object(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> JSONObject {
-        guard case .object(let object) = value else { throw wrongType(path(), expected: "an object", found: value) }
-        return object
+    /// The value, checked to be an object, or a `wrongType` error naming `path`.
+    static func object<V: JSONReadable>(_ value: V, _ path: @autoclosure () -> String) throws(PayloadError) -> V {
+        guard value.isObject else { throw wrongType(path(), expected: "an object", found: value) }
+        return value
     }
 
     /// The value as a string, or a `wrongType` error naming `path`.
-    static func string(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> String {
-        guard case .string(let string) = value else { throw wrongType(path(), expected: "a string", found: value) }
+    static func string(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) -> String {
+        guard let string = value.stringValue else { throw wrongType(path(), expected: "a string", found: value) }
         return string
     }
 
+    /// True when the value is a string, else a `wrongType` error naming `path`; builds no string.
+    static func checkString(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) {
+        guard value.isString else { throw wrongType(path(), expected: "a string", found: value) }
+    }
+
     /// The value as an integer (a number without fraction), or a `wrongType` error naming `path`.
-    static func integer(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> Int {
+    static func integer(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) -> Int {
         guard let int = value.intValue else { throw wrongType(path(), expected: "an integer", found: value) }
         return int
     }
 
     /// The value as a number, or a `wrongType` error naming `path`.
-    static func number(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) -> Double {
-        switch value {
-        case .int(let int): return Double(int)
-        case .double(let double): return double
-        default: throw wrongType(path(), expected: "a number", found: value)
-        }
+    static func number(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) -> Double {
+        guard let number = value.numberValue else { throw wrongType(path(), expected: "a number", found: value) }
+        return number
     }
 
     /// Checks that the value is an array of strings, naming the first bad element.
-    static func stringArray(_ value: JSON, _ path: @autoclosure () -> String) throws(PayloadError) {
-        guard case .array(let array) = value else {
+    static func stringArray(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) {
+        guard let array = value.elements else {
             throw wrongType(path(), expected: "an array of strings", found: value)
         }
-        for (i, item) in array.enumerated() {
-            guard case .string = item else { throw wrongType(element(path(), i), expected: "a string", found: item) }
+        for (i, item) in array.enumerated() where !item.isString {
+            throw wrongType(element(path(), i), expected: "a string", found: item)
         }
     }
 

@@ -7,8 +7,8 @@ import JSON
 /// and `aps.sound` are reported as warnings (APNs ignores them, so they are usually typos).
 extension PayloadReader {
     /// Reads the APNs payload `payload` at the place `fields` describes (the root, or `message.apns.payload`).
-    func readAPNs(
-        _ payload: JSONObject, fields: APNsFields, format: PayloadFormat, into collector: inout PayloadCollector
+    func readAPNs<V: JSONReadable>(
+        _ payload: V, fields: APNsFields, format: PayloadFormat, into collector: inout PayloadCollector
     ) throws(PayloadError) {
         var category: String? = nil
         var targetContentID: String? = nil
@@ -22,45 +22,46 @@ extension PayloadReader {
         if let category {
             appendCategory(
                 category, field: fields.category, format: format, keyParent: fields.parent,
-                lookup: { key in key == "aps" ? nil : payload[key] }, into: &collector)
+                lookup: { key in key == "aps" ? nil : payload[key]?.json }, into: &collector)
         }
         if let targetContentID {
-            try appendLink(.string(targetContentID), field: fields.targetContentID, format: format, into: &collector)
+            try appendLink(
+                JSON.string(targetContentID), field: fields.targetContentID, format: format, into: &collector)
         }
     }
 
     /// The fields an APNs payload is searched for links, in order, for the no-link error.
-    func apnsFields(_ payload: JSONObject, fields: APNsFields) -> [String] {
+    func apnsFields<V: JSONReadable>(_ payload: V, fields: APNsFields) -> [String] {
         fields.links.map(\.field) + [
-            categoryField(payload["aps"]?["category"], path: fields.category), fields.targetContentID,
+            categoryField(payload["aps"]?["category"]?.stringValue, path: fields.category), fields.targetContentID,
         ]
     }
 
     /// A category field for the no-link message, saying when its value is not in the category map.
-    func categoryField(_ value: JSON?, path: String) -> String {
-        guard case .string(let name) = value, options.categories[name] == nil else { return path }
+    func categoryField(_ name: String?, path: String) -> String {
+        guard let name, options.categories[name] == nil else { return path }
         return "\(path) ('\(name)' is not in the category map)"
     }
 
     /// Type-checks the members of `aps` and returns its category and target content id.
-    func checkAPS(
-        _ aps: JSONObject, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    func checkAPS<V: JSONReadable>(
+        _ aps: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
     ) throws(PayloadError) -> (category: String?, targetContentID: String?) {
         var category: String? = nil
         var targetContentID: String? = nil
-        for (key, value) in aps {
+        for (key, value) in aps.members {
             guard let member = PayloadReader.apsMembers[key] else {
                 warnings.append(unknownKey(key, in: path(), known: PayloadReader.apsMembers.names))
                 continue
             }
             switch member {
             case .alert:
-                if case .string = value { continue }
-                guard case .object(let alert) = value else {
+                if value.isString { continue }
+                guard value.isObject else {
                     throw PayloadPath.wrongType(
                         PayloadPath.child(path(), key), expected: "a string or an object", found: value)
                 }
-                try checkAlert(alert, path: PayloadPath.child(path(), key), warnings: &warnings)
+                try checkAlert(value, path: PayloadPath.child(path(), key), warnings: &warnings)
             case .sound:
                 try checkSound(value, path: PayloadPath.child(path(), key), warnings: &warnings)
             case .category:
@@ -68,7 +69,7 @@ extension PayloadReader {
             case .targetContentID:
                 targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key))
             case .string:
-                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
             case .integer:
                 _ = try PayloadPath.integer(value, PayloadPath.child(path(), key))
             case .number:
@@ -92,20 +93,20 @@ extension PayloadReader {
     }
 
     /// Type-checks an `aps.alert` dictionary.
-    func checkAlert(
-        _ alert: JSONObject, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    func checkAlert<V: JSONReadable>(
+        _ alert: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
     ) throws(PayloadError) {
-        for (key, value) in alert {
+        for (key, value) in alert.members {
             guard let member = PayloadReader.alertMembers[key] else {
                 warnings.append(unknownKey(key, in: path(), known: PayloadReader.alertMembers.names))
                 continue
             }
             switch member {
             case .string:
-                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
             case .stringOrNull:  // `action-loc-key: null` shows a single "Close" button
-                if case .null = value { continue }
-                _ = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                if value.isNull { continue }
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
             case .stringArray:
                 try PayloadPath.stringArray(value, PayloadPath.child(path(), key))
             case .sound:  // a Live Activity alert's sound
@@ -115,17 +116,17 @@ extension PayloadReader {
     }
 
     /// Type-checks `aps.sound`: a file name, or `{critical, name, volume}` for critical alerts.
-    func checkSound(
-        _ value: JSON, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
+    func checkSound<V: JSONReadable>(
+        _ value: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
     ) throws(PayloadError) {
-        if case .string = value { return }
-        guard case .object(let sound) = value else {
+        if value.isString { return }
+        guard value.isObject else {
             throw PayloadPath.wrongType(path(), expected: "a string or an object", found: value)
         }
-        for (key, member) in sound {
+        for (key, member) in value.members {
             switch key {
             case "name":
-                _ = try PayloadPath.string(member, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(member, PayloadPath.child(path(), key))
             case "critical":
                 let flag = try PayloadPath.integer(member, PayloadPath.child(path(), key))
                 guard flag == 0 || flag == 1 else {
@@ -137,7 +138,7 @@ extension PayloadReader {
                 guard volume >= 0, volume <= 1 else {
                     throw PayloadError(
                         .invalidValue, path: PayloadPath.child(path(), key),
-                        reason: "expected a number from 0 to 1, found \(member)")
+                        reason: "expected a number from 0 to 1, found \(member.json)")
                 }
             default:
                 warnings.append(unknownKey(key, in: path(), known: ["critical", "name", "volume"]))

@@ -9,23 +9,24 @@ import JSON
 /// mapped category becomes that page; otherwise it is a link. Category `$key` arguments read the `data` keys.
 extension PayloadReader {
     /// Reads an FCM HTTP v1 request.
-    func readFCM(_ root: JSONObject, into collector: inout PayloadCollector) throws(PayloadError) {
+    func readFCM<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
         guard let messageValue = root["message"] else {
             throw PayloadError(.formatMismatch, path: "", reason: "an FCM HTTP v1 request needs a 'message' object")
         }
         let message = try PayloadPath.object(messageValue, "message")
-        var data = JSONObject()
+        var data: V? = nil
         if let value = message["data"] {
-            data = try PayloadPath.object(value, "message.data")
-            for (key, item) in data {
-                guard case .string = item else {
+            let object = try PayloadPath.object(value, "message.data")
+            data = object
+            for (key, item) in object.members {
+                guard item.isString else {
                     throw PayloadError(
                         .wrongType, path: PayloadPath.child("message.data", key),
                         reason: "FCM data values must be strings; found \(item.kindName)")
                 }
             }
             for (key, field) in fields.fcmData {
-                if let link = data[key] { try appendLink(link, field: field, format: .fcm, into: &collector) }
+                if let link = object[key] { try appendLink(link, field: field, format: .fcm, into: &collector) }
             }
         }
         if let webpush = try member(message, "webpush", of: "message"),
@@ -49,12 +50,13 @@ extension PayloadReader {
     }
 
     /// Reads an FCM legacy HTTP request.
-    func readFCMLegacy(_ root: JSONObject, into collector: inout PayloadCollector) throws(PayloadError) {
-        var data = JSONObject()
+    func readFCMLegacy<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
+        var data: V? = nil
         if let value = root["data"] {
-            data = try PayloadPath.object(value, "data")
+            let object = try PayloadPath.object(value, "data")
+            data = object
             for (key, field) in fields.legacyData {
-                if let link = data[key] { try appendLink(link, field: field, format: .fcmLegacy, into: &collector) }
+                if let link = object[key] { try appendLink(link, field: field, format: .fcmLegacy, into: &collector) }
             }
         }
         if let notification = try member(root, "notification", of: ""), let action = notification["click_action"] {
@@ -65,13 +67,14 @@ extension PayloadReader {
     }
 
     /// A `click_action`: the mapped category's page, else a link.
-    func appendClickAction(
-        _ value: JSON, field: String, format: PayloadFormat, data: JSONObject, dataPath: String,
+    func appendClickAction<V: JSONReadable>(
+        _ value: V, field: String, format: PayloadFormat, data: V?, dataPath: String,
         into collector: inout PayloadCollector
     ) throws(PayloadError) {
-        if case .string(let action) = value,
+        if let action = value.stringValue,
             appendCategory(
-                action, field: field, format: format, keyParent: dataPath, lookup: { data[$0] }, into: &collector)
+                action, field: field, format: format, keyParent: dataPath, lookup: { data?[$0]?.json },
+                into: &collector)
         {
             return
         }
@@ -79,18 +82,18 @@ extension PayloadReader {
     }
 
     /// The object under `key`, `nil` when absent or null, or a `wrongType` error.
-    func member(_ object: JSONObject, _ key: String, of parent: String) throws(PayloadError) -> JSONObject? {
+    func member<V: JSONReadable>(_ object: V, _ key: String, of parent: String) throws(PayloadError) -> V? {
         guard let value = object[key], !value.isNull else { return nil }
         return try PayloadPath.object(value, PayloadPath.child(parent, key))
     }
 
     /// The fields an FCM HTTP v1 request is searched for links, in order.
-    func fcmFields(_ root: JSONObject) -> [String] {
+    func fcmFields<V: JSONReadable>(_ root: V) -> [String] {
         let message = root["message"]
         var fields = self.fields.fcmData.map(\.field)
         fields.append("message.webpush.fcm_options.link")
         fields.append("message.android.notification.click_action")
-        if case .object(let payload) = message?["apns"]?["payload"] {
+        if let payload = message?["apns"]?["payload"], payload.isObject {
             fields += apnsFields(payload, fields: self.fields.fcmAPNs)
         } else {
             fields.append("message.apns.payload")

@@ -6,8 +6,8 @@ import JSON
 /// tapped), then `extras["android::action"].onReceive.intentUrl` (opened as soon as it arrives).
 extension PayloadReader {
     /// Reads a Gotify message.
-    func readGotify(_ root: JSONObject, into collector: inout PayloadCollector) throws(PayloadError) {
-        if let message = root["message"] { _ = try PayloadPath.string(message, "message") }
+    func readGotify<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
+        if let message = root["message"] { try PayloadPath.checkString(message, "message") }
         guard let extras = try member(root, "extras", of: "") else { return }
         let notificationPath = PayloadPath.child("extras", "client::notification")
         if let notification = try member(extras, "client::notification", of: "extras"),

@@ -5,12 +5,12 @@ import JSON
 /// Candidates, in priority order: `click`, then the `url` of each `view` action in `actions`, in order.
 extension PayloadReader {
     /// Reads an ntfy publish request.
-    func readNtfy(_ root: JSONObject, into collector: inout PayloadCollector) throws(PayloadError) {
+    func readNtfy<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
         if let click = root["click"] {
             try appendLink(click, field: "click", format: .ntfy, into: &collector)
         }
         guard let actionsValue = root["actions"], !actionsValue.isNull else { return }
-        guard case .array(let actions) = actionsValue else {
+        guard let actions = actionsValue.elements else {
             throw PayloadPath.wrongType("actions", expected: "an array of action objects", found: actionsValue)
         }
         for (index, item) in actions.enumerated() {

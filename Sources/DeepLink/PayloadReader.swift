@@ -29,6 +29,10 @@ public struct PayloadReader: Sendable {
     /// Text that is not JSON counts as a bare link when it does not start like JSON (`{`, `[`, `"`), is valid
     /// UTF-8 and holds one line (surrounding whitespace is trimmed); otherwise the JSON error is reported.
     public func read(bytes: UnsafeRawBufferPointer) throws(PayloadError) -> PayloadReading {
+        var tape = JSONTape()
+        if tape.parse(bytes) {
+            return try tape.withRoot(bytes) { (root) throws(PayloadError) in try read(root, byteCount: bytes.count) }
+        }
         let json: JSON
         do throws(JSONError) {
             json = try JSON.parse(bytes)
@@ -57,25 +61,34 @@ public struct PayloadReader: Sendable {
     /// - Parameter byteCount: the size of the JSON text the value came from, for strict mode's size limit; when
     ///   `nil` and strict mode applies, the value is serialized to measure it.
     public func read(_ json: JSON, byteCount: Int? = nil) throws(PayloadError) -> PayloadReading {
+        try read(value: json, byteCount: byteCount)
+    }
+
+    /// Reads a payload from a tape (the daemon's way: no tree is built); the same reading as from its tree.
+    public func read(_ value: JSONTape.Value, byteCount: Int? = nil) throws(PayloadError) -> PayloadReading {
+        try read(value: value, byteCount: byteCount)
+    }
+
+    func read<V: JSONReadable>(value json: V, byteCount: Int?) throws(PayloadError) -> PayloadReading {
         let format: PayloadFormat
-        switch json {
-        case .string:
+        let link = json.stringValue
+        if link != nil {
             if let forced = options.format, forced != .link {
                 throw PayloadError(
                     .formatMismatch, path: "",
                     reason: "the payload is a string (a bare link), not the \(forced.displayName) payload asked for")
             }
             format = .link
-        case .object(let object):
-            format = try PayloadReader.format(of: object, forced: options.format)
-        default:
+        } else if json.isObject {
+            format = try PayloadReader.format(of: json, forced: options.format)
+        } else {
             throw PayloadError(
                 .notAnObject, path: "",
                 reason: "expected an object (a notification payload) or a string (a link), found \(json.kindName)")
         }
 
         if options.strict, format.hasSizeLimit {
-            let size = byteCount ?? json.serialized.utf8.count
+            let size = byteCount ?? json.json.serialized.utf8.count
             if size > options.maxStrictBytes {
                 throw PayloadError(
                     .tooLarge, path: "",
@@ -86,22 +99,19 @@ public struct PayloadReader: Sendable {
         }
 
         var collector = PayloadCollector()
-        switch json {
-        case .string(let link):
+        if let link {
             guard !link.isEmpty else { throw PayloadError(.invalidValue, path: "", reason: "the link is empty") }
             collector.candidates.append(LinkCandidate(format: .link, field: "$", target: .link(link)))
-        case .object(let object):
+        } else {
             switch format {
-            case .apns: try readAPNs(object, fields: fields.apns, format: .apns, into: &collector)
-            case .fcm: try readFCM(object, into: &collector)
-            case .fcmLegacy: try readFCMLegacy(object, into: &collector)
-            case .ntfy: try readNtfy(object, into: &collector)
-            case .gotify: try readGotify(object, into: &collector)
+            case .apns: try readAPNs(json, fields: fields.apns, format: .apns, into: &collector)
+            case .fcm: try readFCM(json, into: &collector)
+            case .fcmLegacy: try readFCMLegacy(json, into: &collector)
+            case .ntfy: try readNtfy(json, into: &collector)
+            case .gotify: try readGotify(json, into: &collector)
             case .link: break  // format(of:) never answers .link for an object
             }
-            if collector.candidates.isEmpty { throw noLink(format, object, collector) }
-        default:
-            break
+            if collector.candidates.isEmpty { throw noLink(format, json, collector) }
         }
         return PayloadReading(format: format, candidates: collector.candidates, warnings: collector.warnings)
     }
@@ -112,20 +122,25 @@ public struct PayloadReader: Sendable {
     /// string → ntfy; `extras` → Gotify; `to`, `registration_ids`, `condition`, `notification` or `data` → FCM
     /// legacy; a `message` string → Gotify.
     public static func detectFormat(_ object: JSONObject) -> PayloadFormat? {
+        detectFormat(JSON.object(object))
+    }
+
+    /// The format an object's shape shows; see ``detectFormat(_:)-(JSONObject)``.
+    static func detectFormat<V: JSONReadable>(_ object: V) -> PayloadFormat? {
         if object["aps"] != nil { return .apns }
         let message = object["message"]
-        if case .object = message { return .fcm }
-        if case .string = object["topic"] { return .ntfy }
+        if message?.isObject == true { return .fcm }
+        if object["topic"]?.stringValue != nil { return .ntfy }
         if object["extras"] != nil { return .gotify }
         for key in legacyKeys where object[key] != nil { return .fcmLegacy }
-        if case .string = message { return .gotify }
+        if message?.stringValue != nil { return .gotify }
         return nil
     }
 
     static let legacyKeys = ["to", "registration_ids", "condition", "notification", "data"]
 
     /// The format to read `object` as: the forced one if it fits, else the detected one.
-    static func format(of object: JSONObject, forced: PayloadFormat?) throws(PayloadError) -> PayloadFormat {
+    static func format<V: JSONReadable>(of object: V, forced: PayloadFormat?) throws(PayloadError) -> PayloadFormat {
         let detected = detectFormat(object)
         guard let forced else {
             guard let detected else {
@@ -143,16 +158,16 @@ public struct PayloadReader: Sendable {
         case .apns:
             if object["aps"] == nil { missing = "it has no 'aps' dictionary" } else { return forced }
         case .fcm:
-            if case .object = object["message"] { return forced }
+            if object["message"]?.isObject == true { return forced }
             missing = "it has no 'message' object"
         case .fcmLegacy:
             if legacyKeys.contains(where: { object[$0] != nil }) { return forced }
             missing = "it has none of 'to', 'registration_ids', 'condition', 'notification', 'data'"
         case .ntfy:
-            if case .string = object["topic"] { return forced }
+            if object["topic"]?.stringValue != nil { return forced }
             missing = "it has no 'topic' string"
         case .gotify:
-            if case .string = object["message"] { return forced }
+            if object["message"]?.stringValue != nil { return forced }
             if object["extras"] != nil { return forced }
             missing = "it has no 'message' string and no 'extras'"
         case .link:
@@ -168,19 +183,18 @@ public struct PayloadReader: Sendable {
 
     /// Appends a link candidate for `value` at `field`. `null` counts as absent and an empty string is skipped
     /// with a warning; any other non-string is a `wrongType` error.
-    func appendLink(
-        _ value: JSON, field: @autoclosure () -> String, format: PayloadFormat, into collector: inout PayloadCollector
+    func appendLink<V: JSONReadable>(
+        _ value: V, field: @autoclosure () -> String, format: PayloadFormat, into collector: inout PayloadCollector
     ) throws(PayloadError) {
-        switch value {
-        case .string(let link) where !link.isEmpty:
-            collector.candidates.append(LinkCandidate(format: format, field: field(), target: .link(link)))
-        case .string:
-            let path = field()
-            collector.warnings.append(PayloadWarning(path: path, message: "the link is empty; ignored"))
-            collector.notes.append("\(path) is empty")
-        case .null:
-            break
-        default:
+        if let link = value.stringValue {
+            if !link.isEmpty {
+                collector.candidates.append(LinkCandidate(format: format, field: field(), target: .link(link)))
+            } else {
+                let path = field()
+                collector.warnings.append(PayloadWarning(path: path, message: "the link is empty; ignored"))
+                collector.notes.append("\(path) is empty")
+            }
+        } else if !value.isNull {
             throw PayloadPath.wrongType(field(), expected: "a link string", found: value)
         }
     }
@@ -225,7 +239,7 @@ public struct PayloadReader: Sendable {
     }
 
     /// The `noLink` error for a payload with no candidates, listing the fields looked at.
-    func noLink(_ format: PayloadFormat, _ object: JSONObject, _ collector: PayloadCollector) -> PayloadError {
+    func noLink<V: JSONReadable>(_ format: PayloadFormat, _ object: V, _ collector: PayloadCollector) -> PayloadError {
         let looked: [String]
         switch format {
         case .apns: looked = apnsFields(object, fields: fields.apns)

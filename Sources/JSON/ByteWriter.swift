@@ -64,6 +64,26 @@ public struct ByteWriter: ~Copyable {
         text.withUTF8 { append($0) }
     }
 
+    /// Appends the bytes of an inline ASCII string (see ``SmallASCII``) with two stores, when none of them needs
+    /// a JSON escape (a quote, a backslash, a control character); false, with nothing appended, otherwise.
+    @inline(__always)
+    mutating func appendPlainSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
+        guard SmallASCII.isSmallASCII(words) else { return false }
+        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+        let low = UInt64(littleEndian: words.0)
+        let high = UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF
+        // The string's bytes only: the bytes past its end are zeros, which the control-character test would flag.
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        if PlainBytes.needsEscape(low) & lowMask != 0 || PlainBytes.needsEscape(high) & highMask != 0 { return false }
+        if capacity &- used < 16 { grow(toHold: 16) }
+        let target = UnsafeMutableRawPointer(base + used)
+        target.storeBytes(of: low.littleEndian, as: UInt64.self)
+        target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
+        used &+= count
+        return true
+    }
+
     /// Appends `byte` `repetitions` times.
     public mutating func append(repeating byte: UInt8, count repetitions: Int) {
         guard repetitions > 0 else { return }

@@ -159,6 +159,7 @@ extension JSON {
     /// Appends `s` with the escapes of a JSON string but without its quotes, for a string written in parts
     /// (`"` + part + part + `"` is the JSON string of the parts joined).
     public static func writeStringContents(_ s: String, into out: inout ByteWriter) {
+        if SmallASCII.isAvailable, out.appendPlainSmallASCII(SmallASCII.words(of: s)) { return }
         if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
             var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
             copy.withUTF8 { writeEscaped($0, into: &out) }

@@ -4,6 +4,21 @@ enum PlainBytes {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highs: UInt64 = 0x8080_8080_8080_8080
 
+    /// The high bit of each byte of `word` that is a quote, a backslash or a control character, and possibly of
+    /// bytes after such a byte (never before one).
+    ///
+    /// A byte is zero in x exactly when (x - 0x01…) & ~x has its high bit set (the standard SWAR test); likewise
+    /// a byte below 0x20 for (x - 0x20…) & ~x. A borrow can only mark bytes above a marked one, so the lowest
+    /// marked byte (the first in memory, the word being read little-endian) is a real one.
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> UInt64 {
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let special =
+            ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return special & highs
+    }
+
     /// The offset of the first quote, backslash or control character from `start`, found eight bytes at a time;
     /// when fewer than eight bytes are left before `end` without one, the offset where they begin (the caller's
     /// byte loop finishes). The bytes skipped are OR-ed into `high`: its high bits tell whether any was non-ASCII.
@@ -12,14 +27,7 @@ enum PlainBytes {
         var index = start
         while index &+ 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            // A byte is zero in x exactly when (x - 0x01…) & ~x has its high bit set (the standard SWAR test);
-            // likewise a byte below 0x20 for (x - 0x20…) & ~x. A borrow can only mark bytes above a marked one,
-            // so the lowest marked byte (the first in memory, the word being read little-endian) is a real one.
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            let marked = special & highs
+            let marked = needsEscape(word)
             if marked != 0 {
                 let plain = marked.trailingZeroBitCount / 8
                 if plain > 0 { high |= word & (~UInt64(0) >> (64 - 8 * plain)) }

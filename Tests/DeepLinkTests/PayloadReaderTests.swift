@@ -2,20 +2,42 @@ import DeepLink
 import JSON
 import Testing
 
-/// Reads `text` as payload bytes with `options`.
-func payloadReading(_ text: String, _ options: PayloadOptions = PayloadOptions()) throws -> PayloadReading {
-    try PayloadReader(options: options).read(bytes: Array(text.utf8))
+/// Reads `text` as payload bytes with `options`, and checks that reading its parsed tree gives the same reading
+/// (the bytes are read from a tape whenever the tape takes them: the two ways must agree).
+func payloadReading(
+    _ text: String, _ options: PayloadOptions = PayloadOptions(), sourceLocation: SourceLocation = #_sourceLocation
+) throws -> PayloadReading {
+    let bytes = Array(text.utf8)
+    let reader = PayloadReader(options: options)
+    let reading = try reader.read(bytes: bytes)
+    if let tree = try? JSON.parse(bytes) {
+        #expect(try reader.read(tree, byteCount: bytes.count) == reading, sourceLocation: sourceLocation)
+    }
+    return reading
 }
 
-/// Reads `text` as payload bytes, expecting an error, and returns it (`nil`, with an issue recorded, if none).
+/// Reads `text` as payload bytes, expecting an error, and returns it (`nil`, with an issue recorded, if none);
+/// reading its parsed tree must fail with the same error.
 func payloadError(
     _ text: String, _ options: PayloadOptions = PayloadOptions(), sourceLocation: SourceLocation = #_sourceLocation
 ) -> PayloadError? {
+    let bytes = Array(text.utf8)
+    let reader = PayloadReader(options: options)
     do throws(PayloadError) {
-        let reading = try PayloadReader(options: options).read(bytes: Array(text.utf8))
+        let reading = try reader.read(bytes: bytes)
         Issue.record("expected an error, read \(reading.candidates)", sourceLocation: sourceLocation)
         return nil
     } catch {
+        if let tree = try? JSON.parse(bytes) {
+            do throws(PayloadError) {
+                let reading = try reader.read(tree, byteCount: bytes.count)
+                Issue.record("the tree read \(reading.candidates)", sourceLocation: sourceLocation)
+            } catch let treeError {
+                #expect(
+                    [treeError.code.rawValue, treeError.path, treeError.reason]
+                        == [error.code.rawValue, error.path, error.reason], sourceLocation: sourceLocation)
+            }
+        }
         return error
     }
 }

@@ -83,4 +83,40 @@ import Testing
         #expect(String(decoding: out.finish(), as: UTF8.self) == #"x=[1,"a"]"#)
         #expect(JSON.string("d").description == #""d""#)
     }
+
+    /// Short ASCII strings are written from their two inline words; every special byte at every position of every
+    /// inline length must still be escaped, and nothing past the string's end written.
+    @Test func shortStringsAreEscapedAtEveryPositionAndLength() throws {
+        func reference(_ s: String) -> String {
+            var text = "\""
+            for b in s.utf8 {
+                switch b {
+                case 0x22: text += "\\\""
+                case 0x5C: text += "\\\\"
+                case 0x0A: text += "\\n"
+                case 0x0D: text += "\\r"
+                case 0x09: text += "\\t"
+                case 0..<0x20:
+                    let hex = String(b, radix: 16)
+                    text += "\\u00" + (hex.count == 1 ? "0" : "") + hex
+                default: text += String(UnicodeScalar(b))
+                }
+            }
+            return text + "\""
+        }
+        for length in 0...16 {
+            let plain = String(repeating: "k", count: length)
+            #expect(JSON.string(plain).serialized == reference(plain))
+            for position in 0..<length {
+                for special: UInt8 in [0x22, 0x5C, 0x00, 0x01, 0x0A, 0x1F, 0x20, 0x7E, 0x7F] {
+                    var bytes = Array(plain.utf8)
+                    bytes[position] = special
+                    let s = String(decoding: bytes, as: UTF8.self)
+                    #expect(
+                        JSON.string(s).serialized == reference(s), "length \(length), byte \(special) at \(position)")
+                    #expect(try JSON.parse(JSON.string(s).serialized) == .string(s))
+                }
+            }
+        }
+    }
 }

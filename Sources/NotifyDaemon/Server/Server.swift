@@ -6,6 +6,9 @@ import Varlink
 protocol CallHandler: AnyObject {
     /// Handles one call; replies go to `outbox` (nothing for `oneway`).
     func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox)
+    /// Handles a call read from a tape when the handler has a fast way for it, answering true; false (before
+    /// doing anything) leaves the call to ``handle(_:from:outbox:)``.
+    func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool
     /// The connection is gone (monitors unsubscribe here).
     func connectionClosed(_ connection: ClientConnection)
     /// Ends a turn of the loop: the state changes of the calls handled so far are committed, or handed on to be
@@ -19,6 +22,11 @@ protocol CallHandler: AnyObject {
     var batchIsDue: Bool { get }
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
+}
+
+extension CallHandler {
+    /// No fast way: every call is read into a tree.
+    func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool { false }
 }
 
 /// Accepts clients on the listening socket and moves varlink frames between sockets and the
@@ -40,6 +48,8 @@ final class Server {
     private var nextConnectionID: UInt64 = 0
     private let outbox = Outbox()
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Reused for every frame (see ``read(_:_:)``).
+    private var tape = JSONTape()
     /// Connections whose replies wait for a commit that is not over.
     private var awaitingCommit: [ClientConnection] = []
     /// Connections that used their frame budget with frames still buffered, in the order they ran out.
@@ -245,11 +255,18 @@ final class Server {
             }
             guard let frame else { return }
             let call: VarlinkCall
-            do {
-                call = try VarlinkCall(frame: frame, maxDepth: settings.maxJSONDepth)
-            } catch {
-                violation(error, connection)
-                return
+            switch read(frame, connection) {
+            case .handled:
+                continue
+            case .call(let read):
+                call = read
+            case .left:
+                do {
+                    call = try VarlinkCall(frame: frame, maxDepth: settings.maxJSONDepth)
+                } catch {
+                    violation(error, connection)
+                    return
+                }
             }
             guard !connection.monitorMore else {
                 // Its reply could only come after the Monitor stream, which ends only with the connection.
@@ -261,6 +278,33 @@ final class Server {
                 return
             }
             handler.handle(call, from: connection, outbox: outbox)
+        }
+    }
+
+    /// What reading a frame from a tape came to.
+    private enum TapeReading {
+        /// The handler answered the call from the tape.
+        case handled
+        /// A valid call, as a tree.
+        case call(VarlinkCall)
+        /// Not read: the tree parser reads the frame or reports what is wrong with it.
+        case left
+    }
+
+    /// Reads `frame` into the tape and offers the call to the handler's fast way (not while a Monitor call
+    /// streams: the call is refused below).
+    private func read(_ frame: ArraySlice<UInt8>, _ connection: ClientConnection) -> TapeReading {
+        // The tape is taken out for the call, so that a handler that comes back here finds one of its own.
+        var tape = JSONTape()
+        swap(&tape, &self.tape)
+        defer { swap(&tape, &self.tape) }
+        return frame.withUnsafeBytes { bytes in
+            guard tape.parse(bytes, maxDepth: settings.maxJSONDepth) else { return .left }
+            return tape.withRoot(bytes) { root in
+                guard let view = VarlinkCallView(root) else { return .left }
+                if !connection.monitorMore, handler.handle(view, from: connection, outbox: outbox) { return .handled }
+                return .call(view.call)
+            }
         }
     }
 

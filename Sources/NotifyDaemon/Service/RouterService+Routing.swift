@@ -17,17 +17,69 @@ struct CachedState {
     var generation: Int
 }
 
+/// The parameters of Route and Resolve besides the payload or link.
+struct RouteParameters {
+    var device: String? = nil
+    var dryRun = false
+    var explain = false
+    var format: String? = nil
+    var strict = false
+
+    /// The parameters of a call checked against its method's declaration (the absent ones, and `null`, read as
+    /// their defaults).
+    init(_ p: JSONObject) {
+        device = p["device"]?.stringValue
+        dryRun = p["dryRun"]?.boolValue ?? false
+        explain = p["explain"]?.boolValue ?? false
+        format = p["format"]?.stringValue
+        strict = p["strict"]?.boolValue ?? false
+    }
+
+    /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape, or `nil` unless every
+    /// parameter is declared and of its declared type (not `null`) and the payload or link is there: any other
+    /// call goes through the interface's checks, which say what is wrong.
+    init?(_ p: JSONTape.Value, route: Bool) {
+        var required = false
+        for (key, value) in p.rawMembers {
+            if route ? key.isString("payload") : key.isString("link") {
+                guard route ? value.isObject : value.isString else { return nil }
+                required = true
+            } else if key.isString("device") {
+                guard let device = value.stringValue else { return nil }
+                self.device = device
+            } else if key.isString("dryRun") {
+                guard let flag = value.boolValue else { return nil }
+                dryRun = flag
+            } else if key.isString("explain") {
+                guard let flag = value.boolValue else { return nil }
+                explain = flag
+            } else if route, key.isString("format") {
+                guard let format = value.stringValue else { return nil }
+                self.format = format
+            } else if route, key.isString("strict") {
+                guard let flag = value.boolValue else { return nil }
+                strict = flag
+            } else {
+                return nil
+            }
+        }
+        guard required else { return nil }
+    }
+}
+
 extension RouterService {
     // MARK: Route, Resolve
 
+    /// Routes the payload that `read` reads (from a tree or a tape) with the reader the parameters ask for.
     func route(
-        payload: JSON, parameters p: JSONObject, connection: ClientConnection
+        parameters p: RouteParameters, connection: ClientConnection,
+        read: (PayloadReader) throws(PayloadError) -> PayloadReading
     ) throws(VarlinkError)
         -> MethodResult
     {
         var reader = config.reader
-        let format = p["format"]?.stringValue
-        let strict = p["strict"]?.boolValue ?? false
+        let format = p.format
+        let strict = p.strict
         if format != nil || strict {
             var options = reader.options
             if let format {
@@ -41,14 +93,14 @@ extension RouterService {
         }
         let reading: PayloadReading
         do {
-            reading = try reader.read(payload)
+            reading = try read(reader)
         } catch {
             stats.rejectedPayloads += 1
             var fields = [
                 (JournalField.field, error.path), (JournalField.reason, error.reason),
                 (JournalField.peerUID, String(connection.peer.uid)),
             ]
-            if let device = p["device"]?.stringValue { fields.append((JournalField.device, device)) }
+            if let device = p.device { fields.append((JournalField.device, device)) }
             journal.log(.payloadRejected, priority: .notice, message: "payload rejected: \(error)", fields: fields)
             if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
                 throw VarlinkError.payloadTooLarge(size: size, max: max)
@@ -56,7 +108,7 @@ extension RouterService {
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
         }
         stats.byFormat[reading.format, default: 0] += 1
-        let explain = p["explain"]?.boolValue ?? false
+        let explain = p.explain
         switch config.graph.target(for: reading.candidates, explain: explain) {
         case .success(let target):
             var trace = explain ? reading.warnings.map { "warning: \($0)" } : []
@@ -66,16 +118,16 @@ extension RouterService {
                 target, link: target.source?.link, warnings: warnings, trace: trace, parameters: p,
                 connection: connection)
         case .failure(let error):
-            throw noRoute(error, device: p["device"]?.stringValue, connection: connection)
+            throw noRoute(error, device: p.device, connection: connection)
         }
     }
 
     func resolve(
-        link: String, parameters p: JSONObject, connection: ClientConnection
+        link: String, parameters p: RouteParameters, connection: ClientConnection
     ) throws(VarlinkError)
         -> MethodResult
     {
-        let explain = p["explain"]?.boolValue ?? false
+        let explain = p.explain
         stats.byFormat[.link, default: 0] += 1
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
         switch config.graph.target(for: [candidate], explain: explain) {
@@ -83,7 +135,7 @@ extension RouterService {
             let routed = RoutingTarget(page: target.page, outcome: target.outcome, source: nil, trace: target.trace)
             return try decide(routed, link: link, trace: target.trace, parameters: p, connection: connection)
         case .failure(let error):
-            throw noRoute(error, device: p["device"]?.stringValue, connection: connection)
+            throw noRoute(error, device: p.device, connection: connection)
         }
     }
 
@@ -100,15 +152,16 @@ extension RouterService {
 
     /// Walks the graph to the target for the request's device and records the decision.
     private func decide(
-        _ target: RoutingTarget, link: String?, warnings: [String]? = nil, trace: [String], parameters p: JSONObject,
+        _ target: RoutingTarget, link: String?, warnings: [String]? = nil, trace: [String],
+        parameters p: RouteParameters,
         connection: ClientConnection
     ) throws(VarlinkError) -> MethodResult {
-        let device = p["device"]?.stringValue
+        let device = p.device
         if let device, device.isEmpty || device.utf8.count > 256 {
             throw VarlinkError.invalidParameter("device")
         }
-        let dryRun = p["dryRun"]?.boolValue ?? false
-        let explain = p["explain"]?.boolValue ?? false
+        let dryRun = p.dryRun
+        let explain = p.explain
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
         let metadata = DecisionMetadata(

@@ -98,6 +98,46 @@ final class RouterService: CallHandler {
             return
         }
         guard !call.oneway else { return }
+        deliver(result, to: connection, outbox: outbox)
+    }
+
+    func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool {
+        let isRoute: Bool
+        if call.method.isString("io.notifyd.Router.Route") {
+            isRoute = true
+        } else if call.method.isString("io.notifyd.Router.Resolve") {
+            isRoute = false
+        } else {
+            return false
+        }
+        guard !call.more, !call.upgrade, let p = call.parameters,
+            let parameters = RouteParameters(p, route: isRoute)
+        else { return false }
+        // From here on, what `handle(_ call: VarlinkCall, …)` does for a call that conforms to its method.
+        let start = Sys.monotonicNanoseconds()
+        stats.requests += 1
+        defer { stats.latency.record(nanoseconds: Sys.monotonicNanoseconds() &- start) }
+        let result: MethodResult
+        do throws(VarlinkError) {
+            try checkRate(connection)
+            if isRoute, let payload = p["payload"] {
+                result = try route(parameters: parameters, connection: connection) { (reader) throws(PayloadError) in
+                    try reader.read(payload)
+                }
+            } else {
+                result = try resolve(link: p["link"]?.stringValue ?? "", parameters: parameters, connection: connection)
+            }
+        } catch {
+            stats.countError(error.name)
+            if !call.oneway { outbox.send(error.reply, to: connection) }
+            return true
+        }
+        if !call.oneway { deliver(result, to: connection, outbox: outbox) }
+        return true
+    }
+
+    /// Sends a method's result: at once, or once its batch is committed.
+    private func deliver(_ result: MethodResult, to connection: ClientConnection, outbox: Outbox) {
         switch result {
         case .reply(let parameters):
             outbox.send(VarlinkReply(parameters: parameters), to: connection)
@@ -308,10 +348,14 @@ final class RouterService: CallHandler {
         switch call.memberName {
         case "Route":
             try checkRate(connection)
-            return try route(payload: p["payload"] ?? .null, parameters: p, connection: connection)
+            let payload = p["payload"] ?? .null
+            return try route(parameters: RouteParameters(p), connection: connection) { (reader) throws(PayloadError) in
+                try reader.read(payload)
+            }
         case "Resolve":
             try checkRate(connection)
-            return try resolve(link: p["link"]?.stringValue ?? "", parameters: p, connection: connection)
+            return try resolve(
+                link: p["link"]?.stringValue ?? "", parameters: RouteParameters(p), connection: connection)
         case "FlowFinished":
             return try flowFinished(
                 device: p["device"]?.stringValue ?? "", coordinator: p["coordinator"]?.stringValue ?? "",

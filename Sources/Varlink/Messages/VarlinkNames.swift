@@ -3,10 +3,13 @@ enum VarlinkNames {
     /// `reverse.domain.Interface.Method`: an interface name, a dot and a member name.
     static func isQualifiedMethod(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { bytes in
-            guard let dot = lastDot(bytes) else { return false }
-            return isInterfaceName(bytes[..<dot]) && isMemberName(bytes[(dot + 1)...])
-        }
+        return name.withUTF8 { isQualifiedMethod($0) }
+    }
+
+    /// True when the UTF-8 `bytes` are a qualified method name; see ``isQualifiedMethod(_:)-(String)``.
+    static func isQualifiedMethod(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let dot = lastDot(bytes) else { return false }
+        return isInterfaceName(bytes[..<dot]) && isMemberName(bytes[(dot + 1)...])
     }
 
     /// The offset of the last `.` in `bytes`, which separates a qualified name's interface from its member.

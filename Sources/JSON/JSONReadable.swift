@@ -1,0 +1,71 @@
+/// Read access to a JSON value, shared by the value tree (``JSON``) and a tape's values (``JSONTape/Value``), so
+/// that a reader written once reads either.
+public protocol JSONReadable {
+    /// The members of an object, in document order.
+    associatedtype Members: Sequence<(key: String, value: Self)>
+    /// The elements of an array.
+    associatedtype Elements: Sequence<Self>
+
+    /// The JSON kind as a word for error messages: "object", "array", "string", "number", "boolean", "null".
+    var kindName: String { get }
+    /// True for `null`.
+    var isNull: Bool { get }
+    /// True for an object.
+    var isObject: Bool { get }
+    /// True for a string.
+    var isString: Bool { get }
+    /// The string, or `nil` for any other kind.
+    var stringValue: String? { get }
+    /// The integer (a double with no fraction counts), or `nil`.
+    var intValue: Int? { get }
+    /// The number as a double, or `nil` for any other kind.
+    var numberValue: Double? { get }
+    /// The Boolean, or `nil` for any other kind.
+    var boolValue: Bool? { get }
+    /// The value under `key` when this is an object, else `nil`.
+    subscript(key: String) -> Self? { get }
+    /// The members of an object; none for any other kind.
+    var members: Members { get }
+    /// The elements of an array, or `nil` for any other kind.
+    var elements: Elements? { get }
+    /// The value as a tree.
+    var json: JSON { get }
+}
+
+extension JSON: JSONReadable {
+    /// The number as a double, or `nil` for any other kind.
+    public var numberValue: Double? {
+        switch self {
+        case .int(let int): return Double(int)
+        case .double(let double): return double
+        default: return nil
+        }
+    }
+
+    /// True for an object.
+    public var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
+    /// True for a string.
+    public var isString: Bool {
+        if case .string = self { return true }
+        return false
+    }
+
+    /// The members of an object, in order; none for any other kind.
+    public var members: LazyMapSequence<[JSONObject.Member], (key: String, value: JSON)> {
+        let members: [JSONObject.Member]
+        if case .object(let object) = self { members = object.members } else { members = [] }
+        return members.lazy.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// The elements of an array, or `nil` for any other kind.
+    public var elements: [JSON]? { arrayValue }
+
+    /// The value itself.
+    public var json: JSON { self }
+}
+
+extension JSONTape.Value: JSONReadable {}

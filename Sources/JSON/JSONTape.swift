@@ -1,0 +1,529 @@
+/// A JSON document read into a flat list of nodes that point into its bytes: no strings, arrays or objects are
+/// built, and the list is reused from one document to the next.
+///
+/// The tape is the fast way in for documents that are read once and let go, like a varlink call: parsing one
+/// allocates nothing once the list has grown, and reading it builds only the strings asked for. It reads what
+/// ``JSON/parse(_:maxDepth:)`` accepts, with the same values, except that it gives up (``parse(_:maxDepth:)``
+/// answers false) on anything unusual: invalid JSON, an escaped key, an object of more than
+/// ``maxObjectMembers`` keys, nesting over the bound. The caller then parses the bytes into a ``JSON`` tree,
+/// which reports the error or reads the document.
+///
+/// ```swift
+/// var tape = JSONTape()
+/// guard tape.parse(bytes) else { return try JSON.parse(bytes) … }
+/// tape.withRoot(bytes) { root in root["method"]?.stringValue }
+/// ```
+public struct JSONTape: Sendable {
+    /// One value: a scalar, or the head of an array or object whose elements (or key, value pairs) follow it.
+    public struct Node: Sendable {
+        /// What the node is.
+        public enum Kind: UInt8, Sendable {
+            case null, bool, int, double, string, escapedString, array, object
+        }
+
+        /// What the node is.
+        public var kind: Kind
+        /// The value of a Boolean; for a string, true when it is all ASCII.
+        var flag: Bool
+        /// For strings, the bytes between the quotes; for other values, the value's text.
+        var start: Int32
+        var length: Int32
+        /// The index of the node after this value, its elements or members included.
+        var next: Int32
+        /// The number of elements of an array or members of an object.
+        var count: Int32
+        /// The bits of an integer or a double; for a key, its first eight bytes (zeros after its end), which
+        /// tell most keys apart without comparing their bytes.
+        var bits: UInt64
+    }
+
+    /// Objects with more keys than this are left to the tree parser, which checks duplicates with a set.
+    public static let maxObjectMembers = 32
+
+    /// The nodes of the last document parsed, in document order.
+    public private(set) var nodes: [Node] = []
+
+    /// An empty tape.
+    public init() {}
+
+    /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
+    /// (see ``JSONTape``).
+    public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
+        nodes.removeAll(keepingCapacity: true)
+        guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return false }
+        var parser = JSONParser(
+            bytes: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+            maxDepth: maxDepth)
+        do {
+            parser.skipWhitespace()
+            try parser.tapeValue(into: &nodes)
+            parser.skipWhitespace()
+            return parser.index == bytes.count
+        } catch {
+            return false
+        }
+    }
+
+    /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
+    /// from it are valid only inside `body`. The tape must hold a document (``parse(_:maxDepth:)`` answered true).
+    public func withRoot<R, E: Error>(
+        _ bytes: UnsafeRawBufferPointer, _ body: (Value) throws(E) -> R
+    ) throws(E) -> R {
+        precondition(!nodes.isEmpty, "the tape holds no document")
+        guard let base = bytes.baseAddress else { preconditionFailure("the tape's document has no bytes") }
+        let result: Result<R, E> = nodes.withUnsafeBufferPointer { nodes in
+            guard let first = nodes.baseAddress else { preconditionFailure("the tape holds no document") }
+            let root = Value(
+                bytes: base.assumingMemoryBound(to: UInt8.self), byteCount: bytes.count, nodes: first, index: 0)
+            return Result { () throws(E) in try body(root) }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - Reading values
+
+extension JSONTape {
+    /// The first eight bytes of `bytes` as a little-endian word, zeros after the end.
+    @inline(__always)
+    static func prefix(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var word: UInt64 = 0
+        for i in 0..<min(bytes.count, 8) { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+        return word
+    }
+
+    /// True when the `count` bytes at `a` and at `b` are the same.
+    @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
+        while i &+ 8 <= count {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+            if x != y { return false }
+            i &+= 8
+        }
+        while i < count {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+}
+
+extension JSONTape {
+    /// A value of a tape; valid inside ``JSONTape/withRoot(_:_:)`` only.
+    public struct Value {
+        let bytes: UnsafePointer<UInt8>
+        /// The number of bytes of the document.
+        let byteCount: Int
+        let nodes: UnsafePointer<Node>
+        /// The node's position on the tape.
+        public let index: Int
+
+        var node: Node { nodes[index] }
+
+        /// The value of the node at `position` of the same tape.
+        @inline(__always)
+        func at(_ position: Int) -> Value { Value(bytes: bytes, byteCount: byteCount, nodes: nodes, index: position) }
+
+        /// What the value is.
+        public var kind: Node.Kind { node.kind }
+
+        /// The value under `key` when this is an object, else `nil`.
+        public subscript(key: String) -> Value? {
+            guard node.kind == .object else { return nil }
+            if SmallASCII.isAvailable, SmallASCII.isSmallASCII(SmallASCII.words(of: key)) {
+                return member(smallASCII: SmallASCII.words(of: key))
+            }
+            var key = key
+            return key.withUTF8 { key in
+                let prefix = JSONTape.prefix(of: key)
+                var i = index + 1
+                let end = Int(node.next)
+                while i < end {
+                    let keyNode = nodes[i]
+                    if keyNode.bits == prefix, Int(keyNode.length) == key.count {
+                        guard key.count > 8, let keyBase = key.baseAddress else {
+                            return at(i + 1)
+                        }
+                        if JSONTape.equal(bytes + Int(keyNode.start) + 8, keyBase + 8, count: key.count - 8) {
+                            return at(i + 1)
+                        }
+                    }
+                    i = Int(nodes[i + 1].next)
+                }
+                return nil
+            }
+        }
+
+        /// The member whose key is the inline ASCII string of `words` (its first eight bytes, then the rest and the
+        /// count): the key's words are compared with each key's prefix, no bytes copied.
+        @inline(__always)
+        private func member(smallASCII words: (UInt64, UInt64)) -> Value? {
+            let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+            let prefix = UInt64(littleEndian: words.0)
+            let rest = UInt64(littleEndian: words.1)
+            var i = index + 1
+            let end = Int(node.next)
+            while i < end {
+                let keyNode = nodes[i]
+                if keyNode.bits == prefix, Int(keyNode.length) == count {
+                    var same = true
+                    var j = 8
+                    while same, j < count {
+                        same = bytes[Int(keyNode.start) + j] == UInt8(truncatingIfNeeded: rest >> UInt64(8 * (j - 8)))
+                        j += 1
+                    }
+                    if same { return at(i + 1) }
+                }
+                i = Int(nodes[i + 1].next)
+            }
+            return nil
+        }
+
+        /// The members of an object with their keys left on the tape, for readers that compare keys with
+        /// ``isString(_:)`` rather than build them.
+        public var rawMembers: RawMembers { RawMembers(value: self) }
+
+        /// The members of an object in document order; none for other kinds.
+        public var members: Members { Members(raw: RawMembers(value: self)) }
+
+        /// The elements of an array; `nil` for other kinds.
+        public var elements: Elements? { node.kind == .array ? Elements(value: self) : nil }
+
+        /// The string's bytes between its quotes, escapes undecoded; `nil` for other kinds.
+        public var rawStringBytes: UnsafeBufferPointer<UInt8>? {
+            let node = node
+            guard node.kind == .string || node.kind == .escapedString else { return nil }
+            return UnsafeBufferPointer(start: bytes + Int(node.start), count: Int(node.length))
+        }
+
+        /// True when this is a string with exactly the UTF-8 text `text` (which has no escapes).
+        public func isString(_ text: StaticString) -> Bool {
+            let node = node
+            guard node.kind == .string, Int(node.length) == text.utf8CodeUnitCount else { return false }
+            return JSONTape.equal(bytes + Int(node.start), text.utf8Start, count: text.utf8CodeUnitCount)
+        }
+
+        /// The string, decoded; `nil` for other kinds.
+        public var stringValue: String? {
+            let node = node
+            switch node.kind {
+            case .string:
+                let start = Int(node.start)
+                let count = Int(node.length)
+                if node.flag, count <= SmallASCII.capacity, SmallASCII.isAvailable {
+                    if start + 16 <= byteCount { return SmallASCII.make(loading: bytes + start, count: count) }
+                    return SmallASCII.make(copying: bytes + start, count: count)
+                }
+                return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
+            case .escapedString:
+                // The tape checked it; the tree parser decodes the escapes.
+                let quoted = UnsafeRawBufferPointer(start: bytes + Int(node.start) - 1, count: Int(node.length) + 2)
+                return (try? JSON.parse(quoted))?.stringValue
+            default:
+                return nil
+            }
+        }
+
+        /// The Boolean; `nil` for other kinds.
+        public var boolValue: Bool? { node.kind == .bool ? node.flag : nil }
+
+        /// The integer (a double with no fraction counts, as for ``JSON/intValue``); `nil` for other kinds.
+        public var intValue: Int? {
+            let node = node
+            switch node.kind {
+            case .int: return Int(bitPattern: UInt(node.bits))
+            case .double: return JSON.double(Double(bitPattern: node.bits)).intValue
+            default: return nil
+            }
+        }
+
+        /// The number as a double; `nil` for other kinds.
+        public var numberValue: Double? {
+            let node = node
+            switch node.kind {
+            case .int: return Double(Int(bitPattern: UInt(node.bits)))
+            case .double: return Double(bitPattern: node.bits)
+            default: return nil
+            }
+        }
+
+        /// True for `null`.
+        public var isNull: Bool { node.kind == .null }
+
+        /// True for an object.
+        public var isObject: Bool { node.kind == .object }
+
+        /// True for a string.
+        public var isString: Bool { node.kind == .string || node.kind == .escapedString }
+
+        /// The JSON kind as a word, as ``JSON/kindName`` says it.
+        public var kindName: String {
+            switch node.kind {
+            case .null: return "null"
+            case .bool: return "boolean"
+            case .int, .double: return "number"
+            case .string, .escapedString: return "string"
+            case .array: return "array"
+            case .object: return "object"
+            }
+        }
+
+        /// The value as a ``JSON`` tree, equal to what ``JSON/parse(_:maxDepth:)`` reads from the same text.
+        public var json: JSON {
+            let node = node
+            switch node.kind {
+            case .null: return .null
+            case .bool: return .bool(node.flag)
+            case .int: return .int(Int(bitPattern: UInt(node.bits)))
+            case .double: return .double(Double(bitPattern: node.bits))
+            case .string, .escapedString: return .string(stringValue ?? "")
+            case .array: return .array(Elements(value: self).map(\.json))
+            case .object:
+                var object = JSONObject()
+                object.reserveCapacity(Int(node.count))
+                for (key, value) in members { object.appendUnchecked(key, value.json) }
+                return .object(object)
+            }
+        }
+
+        /// The members of an object, each key decoded.
+        public struct Members: Sequence, IteratorProtocol {
+            var raw: RawMembers
+
+            public mutating func next() -> (key: String, value: Value)? {
+                guard let (key, value) = raw.next() else { return nil }
+                return (key.stringValue ?? "", value)
+            }
+        }
+
+        /// The members of an object, each key as a string value of the tape.
+        public struct RawMembers: Sequence, IteratorProtocol {
+            let value: Value
+            var position: Int
+            let end: Int
+
+            init(value: Value) {
+                self.value = value
+                let node = value.node
+                position = value.index + 1
+                end = node.kind == .object ? Int(node.next) : position
+            }
+
+            public mutating func next() -> (key: Value, value: Value)? {
+                guard position < end else { return nil }
+                let key = value.at(position)
+                position = Int(value.nodes[position + 1].next)
+                return (key, value.at(key.index + 1))
+            }
+        }
+
+        /// The elements of an array.
+        public struct Elements: Sequence, IteratorProtocol {
+            let value: Value
+            var position: Int
+            let end: Int
+
+            init(value: Value) {
+                self.value = value
+                position = value.index + 1
+                end = Int(value.node.next)
+            }
+
+            public mutating func next() -> Value? {
+                guard position < end else { return nil }
+                let element = value.at(position)
+                position = Int(value.nodes[position].next)
+                return element
+            }
+        }
+    }
+}
+
+// MARK: - Parsing
+
+extension JSONParser {
+    /// Reads one value at `index` onto `nodes`, checking it as ``parseValue()`` does.
+    mutating func tapeValue(into nodes: inout [JSONTape.Node]) throws(JSONError) {
+        guard index < bytes.count else { throw fail(.unexpectedEnd, "expected a value, found the end of input") }
+        let start = index
+        let at = Int32(nodes.count)
+        func scalar(_ kind: JSONTape.Node.Kind, flag: Bool = false, bits: UInt64 = 0) -> JSONTape.Node {
+            JSONTape.Node(
+                kind: kind, flag: flag, start: Int32(start), length: Int32(index - start), next: at + 1, count: 0,
+                bits: bits)
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try tapeObject(into: &nodes)
+        case UInt8(ascii: "["): try tapeArray(into: &nodes)
+        case UInt8(ascii: "\""):
+            var string = try tapeString()
+            string.next = at + 1
+            nodes.append(string)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            nodes.append(scalar(.bool, flag: true))
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            nodes.append(scalar(.bool, flag: false))
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            nodes.append(scalar(.null))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            switch try parseNumber() {
+            case .int(let int): nodes.append(scalar(.int, bits: UInt64(UInt(bitPattern: int))))
+            case .double(let double): nodes.append(scalar(.double, bits: double.bitPattern))
+            default: preconditionFailure("a number parses to a number")
+            }
+        default: throw fail(.unexpectedCharacter, "expected a value (object, array, string, number, true, false, null)")
+        }
+    }
+
+    /// Reads a string at `index` (its opening quote) as a node, checking it as ``parseString()`` does.
+    mutating func tapeString() throws(JSONError) -> JSONTape.Node {
+        let quote = index
+        index += 1
+        let start = index
+        var seen: UInt8 = 0
+        skipPlainStringBytes(seen: &seen)
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
+                index += 1
+                var string = node(.string, start: start, end: index - 1)
+                string.flag = seen < 0x80
+                return string
+            }
+            if b == UInt8(ascii: "\\") {
+                // Rare: the tree parser checks the escapes; the text is decoded when it is read.
+                index = quote
+                _ = try parseString()
+                return node(.escapedString, start: start, end: index - 1)
+            }
+            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
+            seen |= b
+            index += 1
+        }
+        throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    private func node(_ kind: JSONTape.Node.Kind, start: Int, end: Int) -> JSONTape.Node {
+        JSONTape.Node(
+            kind: kind, flag: false, start: Int32(start), length: Int32(end - start), next: 0, count: 0, bits: 0)
+    }
+
+    mutating func tapeObject(into nodes: inout [JSONTape.Node]) throws(JSONError) {
+        try enter()
+        let head = nodes.count
+        nodes.append(node(.object, start: index, end: index))
+        index += 1
+        var count: Int32 = 0
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw fail(.unexpectedCharacter, "expected a string key")
+                }
+                var key = try tapeString()
+                guard key.kind == .string else { throw fail(.invalidEscape, "an escaped key (left to the tree)") }
+                count += 1
+                guard count <= JSONTape.maxObjectMembers else { throw fail(.duplicateKey, "too many keys for a tape") }
+                key.bits = keyPrefix(key)
+                if isDuplicate(key, amongMembersFrom: head + 1, to: nodes.count, of: nodes) {
+                    throw fail(.duplicateKey, "duplicate key")
+                }
+                key.next = Int32(nodes.count + 1)
+                nodes.append(key)
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw fail(.unexpectedCharacter, "expected ':' after a key")
+                }
+                index += 1
+                skipWhitespace()
+                try tapeValue(into: &nodes)
+                if try tapeSeparator(closing: UInt8(ascii: "}")) { break }
+            }
+        }
+        close(head, count: count, in: &nodes)
+    }
+
+    /// Reads what follows a member or an element: a `,` (false: another one follows) or the container's closing
+    /// byte (true).
+    @inline(__always)
+    private mutating func tapeSeparator(closing: UInt8) throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail(.unexpectedEnd, "expected ',' or the end of the container") }
+        let b = bytes[index]
+        guard b == UInt8(ascii: ",") || b == closing else {
+            throw fail(.unexpectedCharacter, "expected ',' or the end of the container")
+        }
+        index += 1
+        return b == closing
+    }
+
+    /// Completes the head of a container read up to `index`.
+    @inline(__always)
+    private mutating func close(_ head: Int, count: Int32, in nodes: inout [JSONTape.Node]) {
+        depth -= 1
+        nodes[head].count = count
+        nodes[head].length = Int32(index) - nodes[head].start
+        nodes[head].next = Int32(nodes.count)
+    }
+
+    /// The first eight bytes of a key, zeros after its end; one load when eight bytes can be read from its start.
+    @inline(__always)
+    private func keyPrefix(_ key: JSONTape.Node) -> UInt64 {
+        let start = Int(key.start)
+        let count = Int(key.length)
+        guard let base = bytes.baseAddress, start + 8 <= bytes.count else {
+            return JSONTape.prefix(of: UnsafeBufferPointer(rebasing: bytes[start..<start + count]))
+        }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+        return count >= 8 ? word : word & ((1 &<< UInt64(8 * count)) &- 1)
+    }
+
+    /// True when the members from `first` up to `end` have a key with `key`'s bytes.
+    private func isDuplicate(
+        _ key: JSONTape.Node, amongMembersFrom first: Int, to end: Int, of nodes: [JSONTape.Node]
+    ) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var i = first
+        while i < end {
+            let other = nodes[i]
+            if other.bits == key.bits, other.length == key.length,
+                key.length <= 8
+                    || JSONTape.equal(
+                        base + Int(other.start) + 8, base + Int(key.start) + 8, count: Int(key.length) - 8)
+            {
+                return true
+            }
+            i = Int(nodes[i + 1].next)
+        }
+        return false
+    }
+
+    mutating func tapeArray(into nodes: inout [JSONTape.Node]) throws(JSONError) {
+        try enter()
+        let head = nodes.count
+        nodes.append(node(.array, start: index, end: index))
+        index += 1
+        var count: Int32 = 0
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                try tapeValue(into: &nodes)
+                count += 1
+                if try tapeSeparator(closing: UInt8(ascii: "]")) { break }
+            }
+        }
+        close(head, count: count, in: &nodes)
+    }
+}

@@ -1,0 +1,143 @@
+import JSON
+import Testing
+
+/// The tape reads what the tree parser reads, with the same values, or leaves the document to it.
+@Suite struct JSONTapeTests {
+    /// Parses `text` both ways and checks that they agree; answers whether the tape took it.
+    @discardableResult
+    static func agree(
+        _ bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        -> Bool
+    {
+        var tape = JSONTape()
+        let tree = try? JSON.parse(bytes, maxDepth: maxDepth)
+        return bytes.withUnsafeBytes { raw in
+            guard tape.parse(raw, maxDepth: maxDepth) else { return false }
+            guard let tree else {
+                Issue.record("the tape took a document the tree parser rejects", sourceLocation: sourceLocation)
+                return true
+            }
+            tape.withRoot(raw) { root in #expect(root.json == tree, sourceLocation: sourceLocation) }
+            return true
+        }
+    }
+
+    /// Reads `text` into `tape`, which must take it, and calls `body` with its root.
+    static func read(_ text: String, into tape: inout JSONTape, _ body: (JSONTape.Value) -> Void) throws {
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBytes { raw in
+            let parsed = tape.parse(raw)
+            try #require(parsed, "\(text)")
+            tape.withRoot(raw, body)
+        }
+    }
+
+    static let documents = [
+        #"{"b": 1, "a": [true, false, null], "c": {"d": "e"}}"#,
+        " \t\r\n{ \"a\" :\n[ 1 , 2 ] } \n", "[ ]", "{ }", "0", "-0", "-1", "1.5", "-2.25e-3", "1E10", "3e400",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551616", #""""#, #""plain""#, #""h\u00e9llo \ud83d\ude00 \"q\" \\ \/ \n""#, "\"héllo ✓ 😀\"",
+        #"{"aps":{"alert":{"title":"Summer sale","body":"30% off"},"badge":1,"relevance-score":0.8},"deeplink":"shop://offers/SUMMER"}"#,
+        #"{"message":{"data":{"deeplink":"shop://cart/checkout"},"android":{"ttl":"3600s"}}}"#,
+        #"[[[[]]],{},{"":""},[1,[2,[3]]]]"#, #"{"a":{"a":{"a":1}},"b":[{"a":2},{"a":3}]}"#,
+        #"{"k\u0061y": 1}"#, #"{"a": 1, "a": 2}"#, #"{"a": 1, "\u0061": 2}"#, "{\"a\": \"x\u{01}\"}",
+        "[1,]", "{\"a\" 1}", "{\"a\":1,}", "[1 2]", "01", "1.", "1e", "-", "tru", "nul", "\"\\x\"", "\"\\ud800\"",
+        "\"abc", "{", "[", "", "   ", "1 2", "[]x", "\"\u{7F}\"",
+        "{\"longer key than eight\":1,\"longer key than eight\":2}",
+        "{\"longer key than eight\":1,\"longer key than nine\":2}",
+    ]
+
+    @Test(arguments: documents)
+    func theTapeAgreesWithTheTreeParser(_ text: String) {
+        Self.agree(Array(text.utf8))
+    }
+
+    @Test func invalidUTF8IsLeftToTheTreeParser() {
+        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0xFF]] {
+            #expect(!Self.agree(bytes))
+        }
+        #expect(Self.agree([0x22, 0xC3, 0xA9, 0x22]))
+    }
+
+    @Test func everyDocumentTheTapeLeavesAloneIsOneItHasAReasonTo() {
+        // Escaped keys, more than 32 keys, nesting over the bound: the tree parser reads them.
+        #expect(!Self.agree(Array(#"{"k\u0061y": 1}"#.utf8)))
+        let many = "{" + (0..<33).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
+        #expect(!Self.agree(Array(many.utf8)))
+        let enough = "{" + (0..<32).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
+        #expect(Self.agree(Array(enough.utf8)))
+        #expect(!Self.agree(Array("[[[1]]]".utf8), maxDepth: 2))
+        #expect(Self.agree(Array("[[1]]".utf8), maxDepth: 2))
+        // And it takes the ordinary documents.
+        for text in Self.documents.prefix(24) where text != "3e400" { #expect(Self.agree(Array(text.utf8)), "\(text)") }
+    }
+
+    @Test(arguments: 0..<8)
+    func mutatedDocumentsAgree(seed: Int) {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        func generator() -> UInt64 {  // xorshift64
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        let samples = Self.documents.prefix(25).map { Array($0.utf8) }
+        let alphabet = Array(#"{}[]":,\ u0aeE.-+1\#u{0}"#.utf8) + [0xC3, 0xA9, 0xFF]
+        for _ in 0..<400 {
+            var bytes = samples[Int(generator() % UInt64(samples.count))]
+            for _ in 0..<(1 + generator() % 3) where !bytes.isEmpty {
+                let at = Int(generator() % UInt64(bytes.count))
+                switch generator() % 3 {
+                case 0: bytes[at] = alphabet[Int(generator() % UInt64(alphabet.count))]
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(alphabet[Int(generator() % UInt64(alphabet.count))], at: at)
+                }
+            }
+            Self.agree(bytes)
+        }
+    }
+
+    @Test func valuesReadWithoutATree() throws {
+        let text = #"{"method":"io.x.Y.Z","n":-3,"d":2.5,"t":true,"z":null,"s":"a\"b","list":["x",1],"o":{"k":"v"}}"#
+        var tape = JSONTape()
+        try Self.read(text, into: &tape) { root in
+            #expect(root.isObject)
+            #expect(root.members.map(\.key) == ["method", "n", "d", "t", "z", "s", "list", "o"])
+            #expect(root["method"]?.isString("io.x.Y.Z") == true)
+            #expect(root["method"]?.isString("io.x.Y") == false)
+            #expect(root["n"]?.intValue == -3)
+            #expect(root["d"]?.numberValue == 2.5)
+            #expect(root["d"]?.intValue == nil)
+            #expect(root["t"]?.boolValue == true)
+            #expect(root["z"]?.isNull == true)
+            #expect(root["s"]?.stringValue == "a\"b")
+            #expect(root["s"]?.isString("a\"b") == false)  // escaped text is not compared raw
+            #expect(root["list"]?.elements?.map(\.kindName) == ["string", "number"])
+            #expect(root["o"]?["k"]?.stringValue == "v")
+            #expect(root["missing"] == nil)
+            #expect(root["n"]?["k"] == nil)
+            #expect(root["o"]?.elements == nil)
+        }
+    }
+
+    @Test func keysAreFoundByTheirWholeBytes() throws {
+        let text = #"{"interruption-level":1,"interruption-levels":2,"interrupt":3,"":4}"#
+        var tape = JSONTape()
+        try Self.read(text, into: &tape) { root in
+            #expect(root["interruption-level"]?.intValue == 1)
+            #expect(root["interruption-levels"]?.intValue == 2)
+            #expect(root["interrupt"]?.intValue == 3)
+            #expect(root[""]?.intValue == 4)
+            #expect(root["interruption-leve"] == nil)
+            #expect(root["interruption-levelX"] == nil)
+        }
+    }
+
+    @Test func aTapeIsReusedForTheNextDocument() throws {
+        var tape = JSONTape()
+        for text in [#"{"a":[1,2,3],"b":"long enough to need a heap string"}"#, #"{"a":"x"}"#, "[true]"] {
+            try Self.read(text, into: &tape) { root in #expect(root.json == (try? JSON.parse(text))) }
+        }
+    }
+}
