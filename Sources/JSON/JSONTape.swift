@@ -66,18 +66,16 @@ public struct JSONTape: Sendable {
 
     /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
     /// from it are valid only inside `body`. The tape must hold a document (``parse(_:maxDepth:)`` answered true).
+    @inlinable
     public func withRoot<R, E: Error>(
         _ bytes: UnsafeRawBufferPointer, _ body: (Value) throws(E) -> R
     ) throws(E) -> R {
-        precondition(!nodes.isEmpty, "the tape holds no document")
         guard let base = bytes.baseAddress else { preconditionFailure("the tape's document has no bytes") }
-        let result: Result<R, E> = nodes.withUnsafeBufferPointer { nodes in
+        return try nodes.withUnsafeBufferPointer { (nodes) throws(E) -> R in
             guard let first = nodes.baseAddress else { preconditionFailure("the tape holds no document") }
-            let root = Value(
-                bytes: base.assumingMemoryBound(to: UInt8.self), byteCount: bytes.count, nodes: first, index: 0)
-            return Result { () throws(E) in try body(root) }
+            return try body(
+                Value(bytes: base.assumingMemoryBound(to: UInt8.self), byteCount: bytes.count, nodes: first, index: 0))
         }
-        return try result.get()
     }
 }
 
@@ -119,6 +117,14 @@ extension JSONTape {
         let nodes: UnsafePointer<Node>
         /// The node's position on the tape.
         public let index: Int
+
+        @usableFromInline
+        init(bytes: UnsafePointer<UInt8>, byteCount: Int, nodes: UnsafePointer<Node>, index: Int) {
+            self.bytes = bytes
+            self.byteCount = byteCount
+            self.nodes = nodes
+            self.index = index
+        }
 
         var node: Node { nodes[index] }
 
