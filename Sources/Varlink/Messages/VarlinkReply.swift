@@ -46,6 +46,7 @@ extension VarlinkReply {
     ///
     /// Lets a server serialize a value once and send it to many connections (a decision streamed
     /// to every monitor). `parametersJSON` must be one complete JSON object.
+    @inlinable
     public static func encode(
         parametersJSON: some Collection<UInt8>, continues: Bool = false, into out: inout [UInt8]
     ) {
@@ -58,6 +59,7 @@ extension VarlinkReply {
     /// `{"parameters":{"<member>":<valueJSON>}}`, and its NUL byte.
     ///
     /// `member` must not need escaping; `valueJSON` must be one complete JSON value.
+    @inlinable
     public static func encode(
         member: StaticString, valueJSON: some Collection<UInt8>, continues: Bool = false, into out: inout [UInt8]
     ) {
@@ -70,13 +72,13 @@ extension VarlinkReply {
         encodeTail(continues: continues, error: nil, into: &out)
     }
 
-    @inline(__always)
-    private static func encodeHead(into out: inout [UInt8]) {
+    @inlinable @inline(__always)
+    static func encodeHead(into out: inout [UInt8]) {
         out.append(contentsOf: #"{"parameters":"#.utf8)
     }
 
-    @inline(__always)
-    private static func encodeTail(continues: Bool, error: String?, into out: inout [UInt8]) {
+    @inlinable @inline(__always)
+    static func encodeTail(continues: Bool, error: String?, into out: inout [UInt8]) {
         if continues { out.append(contentsOf: #","continues":true"#.utf8) }
         if let error {
             out.append(contentsOf: #","error":"#.utf8)
