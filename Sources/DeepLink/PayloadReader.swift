@@ -29,7 +29,7 @@ public struct PayloadReader: Sendable {
     /// Text that is not JSON counts as a bare link when it does not start like JSON (`{`, `[`, `"`), is valid
     /// UTF-8 and holds one line (surrounding whitespace is trimmed); otherwise the JSON error is reported.
     public func read(bytes: UnsafeRawBufferPointer) throws(PayloadError) -> PayloadReading {
-        var tape = JSONTape()
+        var tape = JSONTape(capacity: bytes.count / 8 + 16)
         if tape.parse(bytes) {
             return try tape.withRoot(bytes) { (root) throws(PayloadError) in try read(root, byteCount: bytes.count) }
         }

@@ -46,6 +46,11 @@ public struct JSONTape: Sendable {
     /// An empty tape.
     public init() {}
 
+    /// An empty tape with room for `capacity` nodes before it grows (a document has about one node per 8 bytes).
+    public init(capacity: Int) {
+        nodes.reserveCapacity(capacity)
+    }
+
     /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
     /// (see ``JSONTape``).
     public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
