@@ -180,9 +180,9 @@ extension Step {
 
     /// Appends the text of ``json`` without building it.
     public func writeJSON(into out: inout ByteWriter) {
-        out.append(UInt8(ascii: "{"))
-        JSON.writeMember("action", action.rawValue, first: true, into: &out)
-        JSON.writeMember("coordinator", coordinator, into: &out)
+        out.append(action.jsonHead)
+        JSON.writeStringContents(coordinator, into: &out)
+        out.append(UInt8(ascii: "\""))
         if let child { JSON.writeMember("child", child, into: &out) }
         if let parent { JSON.writeMember("parent", parent, into: &out) }
         if let page { JSON.writeMember("page", page, into: &out) }
@@ -217,5 +217,22 @@ extension Step {
             if let page { pageValue = try PageCoding.parseDescription(page, graph: graph, at: pagePath) }
         }
         self.init(action, coordinator, child: child, parent: parent, page: page, pageValue: pageValue)
+    }
+}
+
+extension Step.Action {
+    /// The start of a step's JSON up to its coordinator's name: `{"action":"start","coordinator":"`.
+    var jsonHead: StaticString {
+        switch self {
+        case .start: return #"{"action":"start","coordinator":""#
+        case .activate: return #"{"action":"activate","coordinator":""#
+        case .selectTab: return #"{"action":"selectTab","coordinator":""#
+        case .present: return #"{"action":"present","coordinator":""#
+        case .dismiss: return #"{"action":"dismiss","coordinator":""#
+        case .popTo: return #"{"action":"popTo","coordinator":""#
+        case .push: return #"{"action":"push","coordinator":""#
+        case .setRoot: return #"{"action":"setRoot","coordinator":""#
+        case .display: return #"{"action":"display","coordinator":""#
+        }
     }
 }

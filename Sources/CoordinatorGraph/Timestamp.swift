@@ -40,6 +40,36 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let days = floorDivide(ms, 86_400_000)
         let msOfDay = ms - days * 86_400_000
         let (year, month, day) = Timestamp.civil(fromDays: days)
+        if year >= 0, year <= 9999 {
+            // The usual case, written in place in one go: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+            let fields = (
+                Int(year), Int(month), Int(day), Int(msOfDay / 3_600_000), Int(msOfDay / 60_000 % 60),
+                Int(msOfDay / 1000 % 60), Int(msOfDay % 1000)
+            )
+            out.append(count: 24) { p in
+                func two(_ value: Int, at i: Int) {
+                    p[i] = 0x30 &+ UInt8(truncatingIfNeeded: value / 10)
+                    p[i + 1] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                }
+                two(fields.0 / 100, at: 0)
+                two(fields.0 % 100, at: 2)
+                p[4] = UInt8(ascii: "-")
+                two(fields.1, at: 5)
+                p[7] = UInt8(ascii: "-")
+                two(fields.2, at: 8)
+                p[10] = UInt8(ascii: "T")
+                two(fields.3, at: 11)
+                p[13] = UInt8(ascii: ":")
+                two(fields.4, at: 14)
+                p[16] = UInt8(ascii: ":")
+                two(fields.5, at: 17)
+                p[19] = UInt8(ascii: ".")
+                p[20] = 0x30 &+ UInt8(truncatingIfNeeded: fields.6 / 100)
+                two(fields.6 % 100, at: 21)
+                p[23] = UInt8(ascii: "Z")
+            }
+            return
+        }
         if year < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(abs(year), width: 4, into: &out)
         out.append(UInt8(ascii: "-"))

@@ -84,6 +84,14 @@ public struct ByteWriter: ~Copyable {
         return true
     }
 
+    /// Appends `count` bytes that `fill` writes from the pointer it is given (it must write all of them).
+    @inlinable @inline(__always)
+    public mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        if capacity &- used < count { grow(toHold: count) }
+        fill(base + used)
+        used &+= count
+    }
+
     /// Appends `byte` `repetitions` times.
     public mutating func append(repeating byte: UInt8, count repetitions: Int) {
         guard repetitions > 0 else { return }

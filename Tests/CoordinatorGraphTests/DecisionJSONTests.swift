@@ -96,6 +96,19 @@ import Testing
         }
     }
 
+    /// Each action's step, written by the byte writer, is the step's tree spelled out.
+    @Test(arguments: Step.Action.allCases)
+    func writerSpellsEveryActionAsTheTreeDoes(action: Step.Action) {
+        for step in [
+            Step(action, "cart"), Step(action, "a \"quoted\" coordinator\n", parent: "main"),
+            Step(action, "main", child: "cart"), Step(action, "cart", page: #"cart.offer(id: "A")"#),
+        ] {
+            var out = ByteWriter()
+            step.writeJSON(into: &out)
+            #expect(out.finish() == JSONText(step.json).bytes)
+        }
+    }
+
     @Test func decisionDecodedWithoutAGraphKeepsEnumCasesAndDescriptions() throws {
         let page = S.p("catalog.filters", ["slug": .string("shoes"), "sort": .enumCase("rating")])
         let original = try S.resolve(page, nil).decision

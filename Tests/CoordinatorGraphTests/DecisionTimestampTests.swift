@@ -27,6 +27,22 @@ import Testing
         #expect(Timestamp(millisecondsSince1970: milliseconds).rfc3339 == text)
     }
 
+    /// Every millisecond from year 0 to 9999 (sampled) reads back as itself, and the text has the fixed layout.
+    @Test func timestampsOfFourDigitYearsRoundTrip() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let first: Int64 = -62_167_219_200_000  // 0000-01-01T00:00:00.000Z
+        let last: Int64 = 253_402_300_799_999  // 9999-12-31T23:59:59.999Z
+        for i in 0..<5_000 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let ms = i < 2 ? [first, last][i] : first + Int64(state % UInt64(last - first + 1))
+            let text = Timestamp(millisecondsSince1970: ms).rfc3339
+            #expect(Timestamp(rfc3339: text)?.millisecondsSince1970 == ms, "\(ms) → \(text)")
+            #expect(text.utf8.count == 24 && text.hasSuffix("Z"), "\(text)")
+        }
+    }
+
     @Test(arguments: [
         ("2024-05-01T12:34:56Z", Int64(1_714_566_896_000)),
         ("2024-05-01t12:34:56.7z", 1_714_566_896_700),
