@@ -46,6 +46,9 @@ public struct JSONTape: Sendable {
     /// An empty tape.
     public init() {}
 
+    /// How many nodes the tape holds before it grows.
+    public var capacity: Int { nodes.capacity }
+
     /// An empty tape with room for `capacity` nodes before it grows (a document has about one node per 8 bytes).
     public init(capacity: Int) {
         nodes.reserveCapacity(capacity)

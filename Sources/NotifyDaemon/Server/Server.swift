@@ -64,6 +64,9 @@ final class Server {
     /// pipelining thousands of requests shares the loop with a client sending one.
     static let framesPerTurn = 64
 
+    /// The most nodes (32 bytes each) the reused tape keeps between frames: a call of ≈ 32 KB.
+    static let tapeCapacityKept = 4_096
+
     /// Connections accepted since start.
     private(set) var acceptedTotal = 0
     /// Connections refused at a cap.
@@ -297,7 +300,10 @@ final class Server {
         // The tape is taken out for the call, so that a handler that comes back here finds one of its own.
         var tape = JSONTape()
         swap(&tape, &self.tape)
-        defer { swap(&tape, &self.tape) }
+        defer {
+            // A tape grown by an unusually large frame is let go rather than kept for the daemon's lifetime.
+            if tape.capacity <= Self.tapeCapacityKept { swap(&tape, &self.tape) }
+        }
         return frame.withUnsafeBytes { bytes in
             guard tape.parse(bytes, maxDepth: settings.maxJSONDepth) else { return .left }
             return tape.withRoot(bytes) { root in
