@@ -395,6 +395,7 @@ extension JSONParser {
     }
 
     /// Reads a string at `index` (its opening quote) as a node, checking it as ``parseString()`` does.
+    @inline(__always)
     mutating func tapeString() throws(JSONError) -> JSONTape.Node {
         let quote = index
         index += 1
