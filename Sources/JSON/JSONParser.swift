@@ -218,18 +218,10 @@ struct JSONParser {
         // skip UTF-8 validation; `String(decoding:)` is specialized for byte buffers, unlike the generic
         // `String(validating:)`, which costs more in metadata lookups than the whole parse.
         var seen: UInt8 = 0
-        skipPlainStringBytes(seen: &seen)
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
-                let s = try plainString(from: start, ascii: seen < 0x80)
-                index += 1
-                return s
-            }
-            if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
-            seen |= b
+        if try scanPlainString(seen: &seen) {
+            let s = try plainString(from: start, ascii: seen < 0x80)
             index += 1
+            return s
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -286,6 +278,23 @@ struct JSONParser {
             }
         }
         throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    /// Advances `index` from inside a string to its closing quote (true) or its first backslash (false), OR-ing
+    /// the bytes passed into `seen` (its high bit tells whether any was non-ASCII); an unescaped control character
+    /// is an error, and so is the end of input (`index` then stays at the end).
+    @inline(__always)
+    mutating func scanPlainString(seen: inout UInt8) throws(JSONError) -> Bool {
+        skipPlainStringBytes(seen: &seen)
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") { return true }
+            if b == UInt8(ascii: "\\") { return false }
+            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
+            seen |= b
+            index += 1
+        }
+        return false
     }
 
     /// The string of the unescaped bytes from `start` to the closing quote at `index`. Short ASCII strings are

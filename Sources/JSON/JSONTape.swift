@@ -401,27 +401,18 @@ extension JSONParser {
         index += 1
         let start = index
         var seen: UInt8 = 0
-        skipPlainStringBytes(seen: &seen)
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
-                if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
-                index += 1
-                var string = node(.string, start: start, end: index - 1)
-                string.flag = seen < 0x80
-                return string
-            }
-            if b == UInt8(ascii: "\\") {
-                // Rare: the tree parser checks the escapes; the text is decoded when it is read.
-                index = quote
-                _ = try parseString()
-                return node(.escapedString, start: start, end: index - 1)
-            }
-            if b < 0x20 { throw fail(.controlCharacterInString, "control character in a string must be escaped") }
-            seen |= b
+        if try scanPlainString(seen: &seen) {
+            if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
             index += 1
+            var string = node(.string, start: start, end: index - 1)
+            string.flag = seen < 0x80
+            return string
         }
-        throw fail(.unexpectedEnd, "unterminated string")
+        // An escape (rare), or the end of input: the tree parser reads the string again, checking the escapes or
+        // reporting the end; the text is decoded when it is read.
+        index = quote
+        _ = try parseString()
+        return node(.escapedString, start: start, end: index - 1)
     }
 
     private func node(_ kind: JSONTape.Node.Kind, start: Int, end: Int) -> JSONTape.Node {
@@ -429,16 +420,25 @@ extension JSONParser {
             kind: kind, flag: false, start: Int32(start), length: Int32(end - start), next: 0, count: 0, bits: 0)
     }
 
-    mutating func tapeObject(into nodes: inout [JSONTape.Node]) throws(JSONError) {
+    /// Reads the opening byte of a container at `index` onto `nodes` as its head; true when the closing byte
+    /// follows at once (an empty container, read whole).
+    @inline(__always)
+    private mutating func openContainer(
+        _ kind: JSONTape.Node.Kind, closing: UInt8, into nodes: inout [JSONTape.Node]
+    ) throws(JSONError) -> Bool {
         try enter()
-        let head = nodes.count
-        nodes.append(node(.object, start: index, end: index))
+        nodes.append(node(kind, start: index, end: index))
         index += 1
-        var count: Int32 = 0
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-        } else {
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func tapeObject(into nodes: inout [JSONTape.Node]) throws(JSONError) {
+        let head = nodes.count
+        var count: Int32 = 0
+        if try !openContainer(.object, closing: UInt8(ascii: "}"), into: &nodes) {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -523,15 +523,9 @@ extension JSONParser {
     }
 
     mutating func tapeArray(into nodes: inout [JSONTape.Node]) throws(JSONError) {
-        try enter()
         let head = nodes.count
-        nodes.append(node(.array, start: index, end: index))
-        index += 1
         var count: Int32 = 0
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-        } else {
+        if try !openContainer(.array, closing: UInt8(ascii: "]"), into: &nodes) {
             while true {
                 skipWhitespace()
                 try tapeValue(into: &nodes)

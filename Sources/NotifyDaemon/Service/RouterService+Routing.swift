@@ -25,6 +25,9 @@ struct RouteParameters {
     var format: String? = nil
     var strict = false
 
+    /// The defaults: no device, not a dry run, no trace, the format detected, not strict.
+    init() {}
+
     /// The parameters of a call checked against its method's declaration (the absent ones, and `null`, read as
     /// their defaults).
     init(_ p: JSONObject) {
@@ -35,35 +38,37 @@ struct RouteParameters {
         strict = p["strict"]?.boolValue ?? false
     }
 
-    /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape, or `nil` unless every
-    /// parameter is declared and of its declared type (not `null`) and the payload or link is there: any other
-    /// call goes through the interface's checks, which say what is wrong.
-    init?(_ p: JSONTape.Value, route: Bool) {
-        var required = false
+    /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape, with its payload (or
+    /// link); `nil` unless every parameter is declared and of its declared type (not `null`) and the payload or link
+    /// is there: any other call goes through the interface's checks, which say what is wrong.
+    static func read(_ p: JSONTape.Value, route: Bool) -> (parameters: RouteParameters, subject: JSONTape.Value)? {
+        var parameters = RouteParameters()
+        var subject: JSONTape.Value? = nil
         for (key, value) in p.rawMembers {
             if route ? key.isString("payload") : key.isString("link") {
                 guard route ? value.isObject : value.isString else { return nil }
-                required = true
+                subject = value
             } else if key.isString("device") {
                 guard let device = value.stringValue else { return nil }
-                self.device = device
+                parameters.device = device
             } else if key.isString("dryRun") {
                 guard let flag = value.boolValue else { return nil }
-                dryRun = flag
+                parameters.dryRun = flag
             } else if key.isString("explain") {
                 guard let flag = value.boolValue else { return nil }
-                explain = flag
+                parameters.explain = flag
             } else if route, key.isString("format") {
                 guard let format = value.stringValue else { return nil }
-                self.format = format
+                parameters.format = format
             } else if route, key.isString("strict") {
                 guard let flag = value.boolValue else { return nil }
-                strict = flag
+                parameters.strict = flag
             } else {
                 return nil
             }
         }
-        guard required else { return nil }
+        guard let subject else { return nil }
+        return (parameters, subject)
     }
 }
 

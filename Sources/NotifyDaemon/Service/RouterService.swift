@@ -88,17 +88,10 @@ final class RouterService: CallHandler {
             if !call.oneway { outbox.send(reply, to: connection) }
             return
         }
-        let result: MethodResult
-        do throws(VarlinkError) {
+        answer(oneway: call.oneway, to: connection, outbox: outbox) { () throws(VarlinkError) in
             _ = try description.validate(call)
-            result = try dispatch(call, connection: connection)
-        } catch {
-            stats.countError(error.name)
-            if !call.oneway { outbox.send(error.reply, to: connection) }
-            return
+            return try dispatch(call, connection: connection)
         }
-        guard !call.oneway else { return }
-        deliver(result, to: connection, outbox: outbox)
     }
 
     func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool {
@@ -111,29 +104,39 @@ final class RouterService: CallHandler {
             return false
         }
         guard !call.more, !call.upgrade, let p = call.parameters,
-            let parameters = RouteParameters(p, route: isRoute)
+            let (parameters, subject) = RouteParameters.read(p, route: isRoute)
         else { return false }
         // From here on, what `handle(_ call: VarlinkCall, …)` does for a call that conforms to its method.
         let start = Sys.monotonicNanoseconds()
         stats.requests += 1
         defer { stats.latency.record(nanoseconds: Sys.monotonicNanoseconds() &- start) }
+        answer(oneway: call.oneway, to: connection, outbox: outbox) { () throws(VarlinkError) in
+            try checkRate(connection)
+            guard isRoute else {
+                return try resolve(link: subject.stringValue ?? "", parameters: parameters, connection: connection)
+            }
+            return try route(parameters: parameters, connection: connection) { (reader) throws(PayloadError) in
+                try reader.read(subject)
+            }
+        }
+        return true
+    }
+
+    /// Runs a method and answers with its result, or with the error it threw (counted); nothing for `oneway`.
+    @inline(__always)
+    private func answer(
+        oneway: Bool, to connection: ClientConnection, outbox: Outbox,
+        _ method: () throws(VarlinkError) -> MethodResult
+    ) {
         let result: MethodResult
         do throws(VarlinkError) {
-            try checkRate(connection)
-            if isRoute, let payload = p["payload"] {
-                result = try route(parameters: parameters, connection: connection) { (reader) throws(PayloadError) in
-                    try reader.read(payload)
-                }
-            } else {
-                result = try resolve(link: p["link"]?.stringValue ?? "", parameters: parameters, connection: connection)
-            }
+            result = try method()
         } catch {
             stats.countError(error.name)
-            if !call.oneway { outbox.send(error.reply, to: connection) }
-            return true
+            if !oneway { outbox.send(error.reply, to: connection) }
+            return
         }
-        if !call.oneway { deliver(result, to: connection, outbox: outbox) }
-        return true
+        if !oneway { deliver(result, to: connection, outbox: outbox) }
     }
 
     /// Sends a method's result: at once, or once its batch is committed.
