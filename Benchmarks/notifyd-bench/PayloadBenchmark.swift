@@ -13,10 +13,15 @@ import JSON
 /// `JSONSerialization.jsonObject(with:)` and `JSONDecoder` into a generic value, with the ratios of `JSON.parse` and
 /// the reader to `JSONSerialization`. The reader uses the link keys and categories of PATH
 /// (default config/shop.yaml). FILEs default to one example payload per format, from examples/payloads.
+///
+/// `--profile ROUNDS` does a fixed amount of work for `valgrind --tool=callgrind` instead: each JSON payload is
+/// parsed once onto a tape and once into a tree, then read ROUNDS times from each (``profileTapeReads`` and
+/// ``profileTreeReads``, whose inclusive cost divided by ROUNDS is the reader's cost per payload).
 func runPayloadBenchmark(_ arguments: [String]) {
     var runs = 5
     var seconds = 1.0
     var configPath = "config/shop.yaml"
+    var profileRounds: Int? = nil
     var files: [String] = []
     var i = 0
     while i < arguments.count {
@@ -25,12 +30,13 @@ func runPayloadBenchmark(_ arguments: [String]) {
         case "--runs": runs = max(1, Int(value) ?? runs)
         case "--seconds": seconds = max(0.01, Double(value) ?? seconds)
         case "--config": configPath = value
+        case "--profile": profileRounds = max(1, Int(value) ?? 10_000)
         case let file where !file.hasPrefix("-"):
             files.append(file)
             i += 1
             continue
         default:
-            print("usage: notifyd-bench payload [--runs N] [--seconds S] [--config PATH] [FILE...]")
+            print("usage: notifyd-bench payload [--runs N] [--seconds S] [--config PATH] [--profile ROUNDS] [FILE...]")
             exit(2)
         }
         i += 2
@@ -42,6 +48,10 @@ func runPayloadBenchmark(_ arguments: [String]) {
     }
 
     let reader = PayloadReader(options: payloadOptions(configPath))
+    if let rounds = profileRounds {
+        for file in files { profilePayload(file, reader: reader, rounds: rounds) }
+        return
+    }
     var samples: [PayloadSample] = []
     for file in files {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -89,6 +99,46 @@ func runPayloadBenchmark(_ arguments: [String]) {
                 + cell(medians[2], 15) + cell(medians[3], 19) + cell(medians[4], 13) + cell(ratio(0), 16)
                 + cell(ratio(2), 14))
     }
+}
+
+/// Reads the payload in `file` `rounds` times from a tape and `rounds` times from a tree, for a profiler; files
+/// that are not JSON are skipped.
+private func profilePayload(_ file: String, reader: PayloadReader, rounds: Int) {
+    guard let data = FileManager.default.contents(atPath: file) else {
+        print("\(file) not found (run from the package root or pass the payload files)")
+        exit(1)
+    }
+    let bytes = [UInt8](data)
+    guard let tree = try? JSON.parse(bytes) else {
+        print("\(file): not JSON; skipped")
+        return
+    }
+    var tape = JSONTape()
+    guard bytes.withUnsafeBytes({ tape.parse($0) }) else {
+        print("\(file): the tape leaves it to the tree parser; skipped")
+        return
+    }
+    let fromTape = bytes.withUnsafeBytes { raw in
+        tape.withRoot(raw) { root in profileTapeReads(reader, root, byteCount: raw.count, rounds: rounds) }
+    }
+    let fromTree = profileTreeReads(reader, tree, byteCount: bytes.count, rounds: rounds)
+    print("\(file): \(rounds) reads from a tape (\(fromTape) candidates), \(rounds) from a tree (\(fromTree))")
+}
+
+/// Reads a payload from its tape `rounds` times; returns the candidates counted.
+@inline(never)
+private func profileTapeReads(_ reader: PayloadReader, _ root: JSONTape.Value, byteCount: Int, rounds: Int) -> Int {
+    var count = 0
+    for _ in 0..<rounds { count &+= (try? reader.read(root, byteCount: byteCount))?.candidates.count ?? 0 }
+    return count
+}
+
+/// Reads a payload from its tree `rounds` times; returns the candidates counted.
+@inline(never)
+private func profileTreeReads(_ reader: PayloadReader, _ tree: JSON, byteCount: Int, rounds: Int) -> Int {
+    var count = 0
+    for _ in 0..<rounds { count &+= (try? reader.read(tree, byteCount: byteCount))?.candidates.count ?? 0 }
+    return count
 }
 
 /// The reader options of the daemon for the config at `path`: its link keys and categories; the defaults when the
