@@ -43,33 +43,6 @@ final class APNsFields: Sendable {
     }
 }
 
-/// A lookup table from a small set of keys to what they mean, bucketed by UTF-8 length so that a lookup costs
-/// one or two string comparisons and no hashing.
-struct PayloadKeyTable<Member: Sendable>: Sendable {
-    let buckets: [[(name: String, member: Member)]]
-
-    init(_ entries: KeyValuePairs<String, Member>) {
-        var buckets: [[(name: String, member: Member)]] = []
-        for (name, member) in entries {
-            let length = name.utf8.count
-            while buckets.count <= length { buckets.append([]) }
-            buckets[length].append((name, member))
-        }
-        self.buckets = buckets
-    }
-
-    /// The member for `key`, or `nil` when the key is not in the table.
-    subscript(key: String) -> Member? {
-        let length = key.utf8.count
-        guard length < buckets.count else { return nil }
-        for entry in buckets[length] where JSONObject.keysEqual(entry.name, key) { return entry.member }
-        return nil
-    }
-
-    /// Every key in the table.
-    var names: [String] { buckets.flatMap { $0.map(\.name) } }
-}
-
 /// What the format readers gather while they walk a payload.
 struct PayloadCollector {
     var candidates: [LinkCandidate] = []

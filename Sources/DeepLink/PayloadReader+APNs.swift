@@ -49,9 +49,9 @@ extension PayloadReader {
     ) throws(PayloadError) -> (category: String?, targetContentID: String?) {
         var category: String? = nil
         var targetContentID: String? = nil
-        for (key, value) in aps.members {
+        for (key, value) in aps.keyedMembers {
             guard let member = PayloadReader.apsMembers[key] else {
-                warnings.append(unknownKey(key, in: path(), known: PayloadReader.apsMembers.names))
+                warnings.append(unknownKey(key.string, in: path(), known: PayloadReader.apsMembers.names))
                 continue
             }
             switch member {
@@ -59,32 +59,32 @@ extension PayloadReader {
                 if value.isString { continue }
                 guard value.isObject else {
                     throw PayloadPath.wrongType(
-                        PayloadPath.child(path(), key), expected: "a string or an object", found: value)
+                        PayloadPath.child(path(), key.string), expected: "a string or an object", found: value)
                 }
-                try checkAlert(value, path: PayloadPath.child(path(), key), warnings: &warnings)
+                try checkAlert(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
             case .sound:
-                try checkSound(value, path: PayloadPath.child(path(), key), warnings: &warnings)
+                try checkSound(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
             case .category:
-                category = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                category = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
             case .targetContentID:
-                targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
             case .string:
-                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
             case .integer:
-                _ = try PayloadPath.integer(value, PayloadPath.child(path(), key))
+                _ = try PayloadPath.integer(value, PayloadPath.child(path(), key.string))
             case .number:
-                _ = try PayloadPath.number(value, PayloadPath.child(path(), key))
+                _ = try PayloadPath.number(value, PayloadPath.child(path(), key.string))
             case .object:
-                _ = try PayloadPath.object(value, PayloadPath.child(path(), key))
+                _ = try PayloadPath.object(value, PayloadPath.child(path(), key.string))
             case .stringArray:
-                try PayloadPath.stringArray(value, PayloadPath.child(path(), key))
+                try PayloadPath.stringArray(value, PayloadPath.child(path(), key.string))
             case .interruptionLevel:
-                let level = try PayloadPath.string(value, PayloadPath.child(path(), key))
+                let level = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
                 switch level {
                 case "active", "passive", "time-sensitive", "critical": break
                 default:
                     throw PayloadError(
-                        .invalidValue, path: PayloadPath.child(path(), key),
+                        .invalidValue, path: PayloadPath.child(path(), key.string),
                         reason: "expected passive, active, time-sensitive or critical, found \"\(level)\"")
                 }
             }
@@ -96,21 +96,21 @@ extension PayloadReader {
     func checkAlert<V: JSONReadable>(
         _ alert: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
     ) throws(PayloadError) {
-        for (key, value) in alert.members {
+        for (key, value) in alert.keyedMembers {
             guard let member = PayloadReader.alertMembers[key] else {
-                warnings.append(unknownKey(key, in: path(), known: PayloadReader.alertMembers.names))
+                warnings.append(unknownKey(key.string, in: path(), known: PayloadReader.alertMembers.names))
                 continue
             }
             switch member {
             case .string:
-                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
             case .stringOrNull:  // `action-loc-key: null` shows a single "Close" button
                 if value.isNull { continue }
-                try PayloadPath.checkString(value, PayloadPath.child(path(), key))
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
             case .stringArray:
-                try PayloadPath.stringArray(value, PayloadPath.child(path(), key))
+                try PayloadPath.stringArray(value, PayloadPath.child(path(), key.string))
             case .sound:  // a Live Activity alert's sound
-                try checkSound(value, path: PayloadPath.child(path(), key), warnings: &warnings)
+                try checkSound(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
             }
         }
     }
@@ -123,25 +123,28 @@ extension PayloadReader {
         guard value.isObject else {
             throw PayloadPath.wrongType(path(), expected: "a string or an object", found: value)
         }
-        for (key, member) in value.members {
-            switch key {
-            case "name":
-                try PayloadPath.checkString(member, PayloadPath.child(path(), key))
-            case "critical":
-                let flag = try PayloadPath.integer(member, PayloadPath.child(path(), key))
+        for (key, member) in value.keyedMembers {
+            guard let field = PayloadReader.soundMembers[key] else {
+                warnings.append(unknownKey(key.string, in: path(), known: PayloadReader.soundMembers.names))
+                continue
+            }
+            switch field {
+            case .name:
+                try PayloadPath.checkString(member, PayloadPath.child(path(), key.string))
+            case .critical:
+                let flag = try PayloadPath.integer(member, PayloadPath.child(path(), key.string))
                 guard flag == 0 || flag == 1 else {
                     throw PayloadError(
-                        .invalidValue, path: PayloadPath.child(path(), key), reason: "expected 0 or 1, found \(flag)")
+                        .invalidValue, path: PayloadPath.child(path(), key.string),
+                        reason: "expected 0 or 1, found \(flag)")
                 }
-            case "volume":
-                let volume = try PayloadPath.number(member, PayloadPath.child(path(), key))
+            case .volume:
+                let volume = try PayloadPath.number(member, PayloadPath.child(path(), key.string))
                 guard volume >= 0, volume <= 1 else {
                     throw PayloadError(
-                        .invalidValue, path: PayloadPath.child(path(), key),
+                        .invalidValue, path: PayloadPath.child(path(), key.string),
                         reason: "expected a number from 0 to 1, found \(member.json)")
                 }
-            default:
-                warnings.append(unknownKey(key, in: path(), known: ["critical", "name", "volume"]))
             }
         }
     }
@@ -173,6 +176,11 @@ extension PayloadReader {
         case string, stringOrNull, stringArray, sound
     }
 
+    /// A member of a critical alert's `sound` dictionary.
+    enum SoundMember {
+        case critical, name, volume
+    }
+
     /// The documented members of `aps` (alerts, Live Activities, Safari pushes).
     static let apsMembers = PayloadKeyTable<APSMember>([
         "alert": .alert, "sound": .sound, "category": .category, "target-content-id": .targetContentID,
@@ -191,4 +199,7 @@ extension PayloadReader {
         "title-loc-args": .stringArray, "subtitle-loc-args": .stringArray, "loc-args": .stringArray,
         "sound": .sound,
     ])
+
+    /// The members of a critical alert's `sound` dictionary.
+    static let soundMembers = PayloadKeyTable<SoundMember>(["critical": .critical, "name": .name, "volume": .volume])
 }

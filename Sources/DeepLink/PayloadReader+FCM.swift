@@ -18,10 +18,10 @@ extension PayloadReader {
         if let value = message["data"] {
             let object = try PayloadPath.object(value, "message.data")
             data = object
-            for (key, item) in object.members {
+            for (key, item) in object.keyedMembers {
                 guard item.isString else {
                     throw PayloadError(
-                        .wrongType, path: PayloadPath.child("message.data", key),
+                        .wrongType, path: PayloadPath.child("message.data", key.string),
                         reason: "FCM data values must be strings; found \(item.kindName)")
                 }
             }

@@ -3,6 +3,10 @@
 public protocol JSONReadable {
     /// The members of an object, in document order.
     associatedtype Members: Sequence<(key: String, value: Self)>
+    /// A member's key as its bytes: a tape's key where it lies in the document, a tree's key as its string.
+    associatedtype MemberKey: JSONKeyView
+    /// The members of an object with their keys as ``MemberKey`` views, in document order.
+    associatedtype KeyedMembers: Sequence<(key: MemberKey, value: Self)>
     /// The elements of an array.
     associatedtype Elements: Sequence<Self>
 
@@ -26,6 +30,9 @@ public protocol JSONReadable {
     subscript(key: String) -> Self? { get }
     /// The members of an object; none for any other kind.
     var members: Members { get }
+    /// The members of an object with their keys left as bytes, for readers that look keys up rather than keep them;
+    /// none for any other kind.
+    var keyedMembers: KeyedMembers { get }
     /// The elements of an array, or `nil` for any other kind.
     var elements: Elements? { get }
     /// The value as a tree.
@@ -33,6 +40,9 @@ public protocol JSONReadable {
 }
 
 extension JSON: JSONReadable {
+    /// A key of an object, as its string.
+    public typealias MemberKey = JSONObject.MemberKey
+
     /// The number as a double, or `nil` for any other kind.
     public var numberValue: Double? {
         switch self {
@@ -61,6 +71,36 @@ extension JSON: JSONReadable {
         return members.lazy.map { (key: $0.key, value: $0.value) }
     }
 
+    /// The members of an object, in order, each key as a ``JSONObject/MemberKey``; none for any other kind.
+    @inlinable
+    public var keyedMembers: KeyedMembers {
+        if case .object(let object) = self { return KeyedMembers(members: object.members) }
+        return KeyedMembers(members: [])
+    }
+
+    /// The members of an object, each key as a ``JSONObject/MemberKey``.
+    public struct KeyedMembers: Sequence, IteratorProtocol {
+        /// The object's members.
+        @usableFromInline let members: [JSONObject.Member]
+        /// The next member's index.
+        @usableFromInline var index = 0
+
+        /// The members `members`, from the first.
+        @inlinable
+        init(members: [JSONObject.Member]) {
+            self.members = members
+        }
+
+        /// The next member, or `nil` after the last.
+        @inlinable
+        public mutating func next() -> (key: JSONObject.MemberKey, value: JSON)? {
+            guard index < members.count else { return nil }
+            let member = members[index]
+            index &+= 1
+            return (JSONObject.MemberKey(member.key), member.value)
+        }
+    }
+
     /// The elements of an array, or `nil` for any other kind.
     public var elements: [JSON]? { arrayValue }
 
@@ -68,4 +108,7 @@ extension JSON: JSONReadable {
     public var json: JSON { self }
 }
 
-extension JSONTape.Value: JSONReadable {}
+extension JSONTape.Value: JSONReadable {
+    /// A key of an object, as its bytes in the document.
+    public typealias MemberKey = JSONTape.MemberKey
+}

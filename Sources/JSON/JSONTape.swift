@@ -26,15 +26,16 @@ public struct JSONTape: Sendable {
         /// The value of a Boolean; for a string, true when it is all ASCII.
         var flag: Bool
         /// For strings, the bytes between the quotes; for other values, the value's text.
-        var start: Int32
-        var length: Int32
+        @usableFromInline var start: Int32
+        /// The number of bytes from ``start``.
+        @usableFromInline var length: Int32
         /// The index of the node after this value, its elements or members included.
-        var next: Int32
+        @usableFromInline var next: Int32
         /// The number of elements of an array or members of an object.
         var count: Int32
         /// The bits of an integer or a double; for a key, its first eight bytes (zeros after its end), which
         /// tell most keys apart without comparing their bytes.
-        var bits: UInt64
+        @usableFromInline var bits: UInt64
     }
 
     /// Objects with more keys than this are left to the tree parser, which checks duplicates with a set.
@@ -99,7 +100,7 @@ extension JSONTape {
     }
 
     /// True when the `count` bytes at `a` and at `b` are the same.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         var i = 0
         while i &+ 8 <= count {
@@ -119,10 +120,12 @@ extension JSONTape {
 extension JSONTape {
     /// A value of a tape; valid inside ``JSONTape/withRoot(_:_:)`` only.
     public struct Value {
-        let bytes: UnsafePointer<UInt8>
+        /// The document's first byte.
+        @usableFromInline let bytes: UnsafePointer<UInt8>
         /// The number of bytes of the document.
-        let byteCount: Int
-        let nodes: UnsafePointer<Node>
+        @usableFromInline let byteCount: Int
+        /// The tape's first node.
+        @usableFromInline let nodes: UnsafePointer<Node>
         /// The node's position on the tape.
         public let index: Int
 
@@ -134,21 +137,32 @@ extension JSONTape {
             self.index = index
         }
 
+        /// The value's node.
+        @inlinable
         var node: Node { nodes[index] }
 
         /// The value of the node at `position` of the same tape.
-        @inline(__always)
+        @inlinable @inline(__always)
         func at(_ position: Int) -> Value { Value(bytes: bytes, byteCount: byteCount, nodes: nodes, index: position) }
 
         /// What the value is.
         public var kind: Node.Kind { node.kind }
 
         /// The value under `key` when this is an object, else `nil`.
+        ///
+        /// Inlinable: where the key is a literal, its words are known where it is looked up.
+        @inlinable
         public subscript(key: String) -> Value? {
             guard node.kind == .object else { return nil }
-            if SmallASCII.isAvailable, SmallASCII.isSmallASCII(SmallASCII.words(of: key)) {
-                return member(smallASCII: SmallASCII.words(of: key))
-            }
+            let words = SmallASCII.words(of: key)
+            if SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) { return member(smallASCII: words) }
+            return member(key)
+        }
+
+        /// The member whose key is `key`, of any length: its first eight bytes are compared with each key's prefix,
+        /// then its other bytes.
+        @usableFromInline
+        func member(_ key: String) -> Value? {
             var key = key
             return key.withUTF8 { key in
                 let prefix = JSONTape.prefix(of: key)
@@ -172,23 +186,22 @@ extension JSONTape {
 
         /// The member whose key is the inline ASCII string of `words` (its first eight bytes, then the rest and the
         /// count): the key's words are compared with each key's prefix, no bytes copied.
-        @inline(__always)
-        private func member(smallASCII words: (UInt64, UInt64)) -> Value? {
+        @inlinable @inline(__always)
+        func member(smallASCII words: (UInt64, UInt64)) -> Value? {
             let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
             let prefix = UInt64(littleEndian: words.0)
-            let rest = UInt64(littleEndian: words.1)
             var i = index + 1
             let end = Int(node.next)
             while i < end {
                 let keyNode = nodes[i]
                 if keyNode.bits == prefix, Int(keyNode.length) == count {
-                    var same = true
-                    var j = 8
-                    while same, j < count {
-                        same = bytes[Int(keyNode.start) + j] == UInt8(truncatingIfNeeded: rest >> UInt64(8 * (j - 8)))
-                        j += 1
+                    if count <= 8 { return at(i + 1) }
+                    // The key's bytes after its first eight, as the inline string keeps them (zeros after the end).
+                    var rest: UInt64 = 0
+                    for j in 0..<(count &- 8) {
+                        rest |= UInt64(bytes[Int(keyNode.start) &+ 8 &+ j]) &<< UInt64(8 &* j)
                     }
-                    if same { return at(i + 1) }
+                    if rest == UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF { return at(i + 1) }
                 }
                 i = Int(nodes[i + 1].next)
             }

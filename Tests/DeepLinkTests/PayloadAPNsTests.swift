@@ -238,6 +238,35 @@ import Testing
         #expect(reading.warnings.first?.message.hasSuffix("(did you mean 'content-available'?)") == true)
     }
 
+    @Test func escapedApsKeysAreReadAsTheKeysTheySpell() throws {
+        // The tape leaves escaped keys to the tree, which decodes them: `thread\u002did` is `thread-id`.
+        let reading = try payloadReading(
+            #"{"aps": {"thread\u002did": "t", "al\u0065rt": {"t\u0069tle": "Hi"}, "thread\u005fid": "u"}, "url": "shop://x"}"#
+        )
+        #expect(reading.warnings.map(\.path) == ["aps.thread_id"])
+        #expect(reading.warnings.first?.message.hasSuffix("(did you mean 'thread-id'?)") == true)
+        let error = try #require(payloadError(#"{"aps": {"b\u0061dge": "one"}, "url": "shop://x"}"#))
+        #expect([error.path, error.reason] == ["aps.badge", "expected an integer, found string"])
+    }
+
+    @Test func unknownSoundKeysGetAHint() throws {
+        let reading = try payloadReading(
+            #"{"aps": {"sound": {"Volume": 0.5, "critical": 1, "name": "a.caf", "crit": 1}}, "url": "shop://x"}"#)
+        #expect(reading.warnings.map(\.path) == ["aps.sound.Volume", "aps.sound.crit"])
+        #expect(reading.warnings.first?.message == "unknown key in aps.sound; APNs ignores it (did you mean 'volume'?)")
+        #expect(reading.warnings.last?.message == "unknown key in aps.sound; APNs ignores it")
+    }
+
+    @Test func longAndUnusualApsKeysAreWarnedAboutByName() throws {
+        let reading = try payloadReading(
+            #"{"aps": {"interruption-levels": "active", "interruption-leve": "active", "clé": 1, "😀": 2, "": 3}, "url": "shop://x"}"#
+        )
+        #expect(
+            reading.warnings.map(\.path) == [
+                "aps.interruption-levels", "aps.interruption-leve", #"aps["clé"]"#, #"aps["😀"]"#, #"aps[""]"#,
+            ])
+    }
+
     @Test func oddApsKeysArePathQuoted() throws {
         let reading = try payloadReading(#"{"aps": {"a.b": 1, "x y": 2}, "url": "shop://x"}"#)
         #expect(reading.warnings.map(\.path) == [#"aps["a.b"]"#, #"aps["x y"]"#])
