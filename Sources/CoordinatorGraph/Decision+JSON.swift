@@ -34,9 +34,11 @@ extension Decision {
         JSON.writeRaw(",\"path\":", into: &out)
         Decision.writeStrings(path, into: &out)
         JSON.writeRaw(",\"steps\":[", into: &out)
-        for (i, step) in steps.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            step.writeJSON(into: &out)
+        steps.withUnsafeBufferPointer { steps in  // each step borrowed in place, not copied out of the array
+            for i in steps.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                steps[i].writeJSON(into: &out)
+            }
         }
         JSON.writeRaw("],\"pending\":", into: &out)
         if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }

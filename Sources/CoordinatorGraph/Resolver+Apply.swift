@@ -19,95 +19,101 @@ extension Resolver {
     /// a `gated` decision sets it, a `resumed` one clears it, and it is dropped when its gate is no longer started.
     /// Conditions are not changed (``flowFinished(_:state:now:metadata:explain:)`` adds them before its steps).
     public func apply(_ decision: Decision, to state: DeviceState?) -> DeviceState {
-        var next = state ?? .initial
-        for step in decision.steps { apply(step, to: &next) }
+        var next = navigationState(state ?? .initial)
+        for step in decision.steps {
+            let coordinator = index(of: step.coordinator, in: &next)
+            let parent = step.parent.map { index(of: $0, in: &next) }
+            let child = step.child.map { index(of: $0, in: &next) }
+            apply(step.action, coordinator, parent: parent, child: child, page: step.pageValue, to: &next)
+        }
         switch decision.outcome {
         case .gated: next.pending = decision.pending
         case .resumed: next.pending = nil
         case .routed, .fallback: break
         }
-        if let pending = next.pending, !next.isStarted(pending.gate) { next.pending = nil }
-        return next
+        if let pending = next.pending, !isStarted(pending.gate, in: next) { next.pending = nil }
+        return deviceState(next)
     }
 
-    /// Applies one step (see ``apply(_:to:)``).
-    func apply(_ step: Step, to state: inout DeviceState) {
-        let name = step.coordinator
-        switch step.action {
+    /// True when the coordinator named `name` is started in `state`.
+    func isStarted(_ name: String, in state: NavigationState) -> Bool {
+        existingIndex(of: name, in: state).map(state.isStarted) ?? false
+    }
+
+    /// Applies one step, its coordinators as indices (see ``apply(_:to:)``).
+    func apply(
+        _ action: Step.Action, _ coordinator: Int, parent: Int? = nil, child: Int? = nil, page: Page? = nil,
+        to state: inout NavigationState
+    ) {
+        switch action {
         case .activate:
-            if name == names[rootIndex] || state.path.isEmpty {
-                if state.path.first != name { cut(&state, keeping: 0, replacingRootWith: name) }
-            } else if let j = state.path.firstIndex(of: name) {
+            if coordinator == rootIndex || state.path.isEmpty {
+                if state.path.first != coordinator { cut(&state, keeping: 0, replacingRootWith: coordinator) }
+            } else if let j = state.path.firstIndex(of: coordinator) {
                 cut(&state, keeping: j + 1)
             } else {
-                let parents = indexByName[name].map { parentIndices[$0] } ?? []
-                let j = state.path.lastIndex { visible in parents.contains { names[$0] == visible } }
-                if let j { cut(&state, keeping: j + 1) }
-                state.path.append(name)
+                if coordinator < parentIndices.count {
+                    let parents = parentIndices[coordinator]
+                    if let j = state.path.lastIndex(where: parents.contains) { cut(&state, keeping: j + 1) }
+                }
+                state.path.append(coordinator)
             }
-            markStarted(name, in: &state)
+            markStarted(coordinator, in: &state)
         case .start, .present:
-            if let j = state.path.firstIndex(of: name) { stop(&state, from: j) }
-            if let parent = step.parent, let j = state.path.lastIndex(of: parent) { cut(&state, keeping: j + 1) }
-            markStarted(name, in: &state)
-            dropStackAndTab(of: name, in: &state)
-            state.path.append(name)
+            if let j = state.path.firstIndex(of: coordinator) { stop(&state, from: j) }
+            if let parent, let j = state.path.lastIndex(of: parent) { cut(&state, keeping: j + 1) }
+            markStarted(coordinator, in: &state)
+            state.dropStackAndTab(of: coordinator)
+            state.path.append(coordinator)
         case .selectTab:
-            if let child = step.child { state.tabs[name] = child }
-            if let j = state.path.firstIndex(of: name) { cut(&state, keeping: j + 1) }
+            if let child { state.selectTab(child, of: coordinator) }
+            if let j = state.path.firstIndex(of: coordinator) { cut(&state, keeping: j + 1) }
         case .dismiss:
-            if let j = state.path.firstIndex(of: name) {
+            if let j = state.path.firstIndex(of: coordinator) {
                 stop(&state, from: j)
             } else {
-                stopOne(name, in: &state)
+                stopOne(coordinator, in: &state)
             }
         case .setRoot:
-            guard let page = step.pageValue else { return }
-            state.stacks[name] = [page]
+            guard let page else { return }
+            state.setStack([page], of: coordinator)
         case .push:
-            guard let page = step.pageValue else { return }
-            state.stacks[name, default: []].append(page)
+            guard let page else { return }
+            state.push(page, on: coordinator)
         case .popTo:
-            guard let page = step.pageValue, var stack = state.stacks[name], let j = stack.lastIndex(of: page) else {
+            guard let page, let i = state.stacks.firstIndex(where: { $0.coordinator == coordinator }),
+                let j = state.stacks[i].pages.lastIndex(of: page)
+            else {
                 return
             }
-            stack.removeLast(stack.count - j - 1)
-            state.stacks[name] = stack
+            state.stacks[i].pages.removeLast(state.stacks[i].pages.count - j - 1)
         case .display:
-            guard let page = step.pageValue else { return }
-            if state.stacks[name]?.last != page { state.stacks[name, default: []].append(page) }
+            guard let page else { return }
+            if state.stack(of: coordinator)?.last != page { state.push(page, on: coordinator) }
         }
     }
 
     /// Keeps the first `count` coordinators of the visible path; presented ones above stop.
-    private func cut(_ state: inout DeviceState, keeping count: Int, replacingRootWith root: String? = nil) {
+    private func cut(_ state: inout NavigationState, keeping count: Int, replacingRootWith root: Int? = nil) {
         guard count < state.path.count || root != nil else { return }
-        for name in state.path[min(count, state.path.count)...] where kind(of: name)?.isPresented ?? false {
-            stopOne(name, in: &state)
-        }
-        state.path.removeLast(state.path.count - min(count, state.path.count))
-        if let root { state.path = [root] }
+        let kept = min(count, state.path.count)
+        for i in kept..<state.path.count where isPresented(state.path[i]) { stopOne(state.path[i], in: &state) }
+        state.path.removeLast(state.path.count - kept)
+        if let root { state.path.replaceAll(with: root) }
     }
 
     /// Stops the coordinator at `index` of the visible path and everything above it.
-    private func stop(_ state: inout DeviceState, from index: Int) {
-        for name in state.path[index...] { stopOne(name, in: &state) }
+    private func stop(_ state: inout NavigationState, from index: Int) {
+        for i in index..<state.path.count { stopOne(state.path[i], in: &state) }
         state.path.removeLast(state.path.count - index)
     }
 
-    private func stopOne(_ name: String, in state: inout DeviceState) {
-        if state.started.contains(name) { state.started.removeAll { $0 == name } }
-        dropStackAndTab(of: name, in: &state)
+    private func stopOne(_ coordinator: Int, in state: inout NavigationState) {
+        if state.started.contains(coordinator) { state.started.removeAll(coordinator) }
+        state.dropStackAndTab(of: coordinator)
     }
 
-    /// Removes the coordinator's stack and selected tab, looking before writing: removing a key that is not there
-    /// would still copy a dictionary shared with the caller's state (or allocate one for an empty state).
-    private func dropStackAndTab(of name: String, in state: inout DeviceState) {
-        if !state.stacks.isEmpty, state.stacks[name] != nil { state.stacks[name] = nil }
-        if !state.tabs.isEmpty, state.tabs[name] != nil { state.tabs[name] = nil }
-    }
-
-    private func markStarted(_ name: String, in state: inout DeviceState) {
-        if !state.started.contains(name) { state.started.append(name) }
+    private func markStarted(_ coordinator: Int, in state: inout NavigationState) {
+        if !state.started.contains(coordinator) { state.started.append(coordinator) }
     }
 }

@@ -2,9 +2,9 @@ import DeepLink
 
 extension Resolver {
     /// How many coordinators at the start of `path` are already visible, in order, on the device.
-    func visiblePrefix(of path: [Int], state: DeviceState) -> Int {
+    func visiblePrefix(of path: [Int], state: NavigationState) -> Int {
         var k = 0
-        while k < path.count, k < state.path.count, state.path[k] == names[path[k]] { k += 1 }
+        while k < path.count, k < state.path.count, state.path[k] == path[k] { k += 1 }
         return k
     }
 
@@ -35,9 +35,9 @@ extension Resolver {
             i += 1
         }
         if toFront, k >= end, end > 1, walk.state.path.count > end {
-            let above = walk.state.path[end]
+            let above = name(walk.state.path[end], in: walk.state)
             walk.note("\(names[path[end - 1]]): visible under \(above), brought to the front")
-            walk.emit(Step(.activate, names[path[end - 1]]), resolver: self)
+            walk.emit(.activate, path[end - 1], resolver: self)
         }
     }
 
@@ -46,22 +46,25 @@ extension Resolver {
     func enterOverTop(_ modal: Int, walk: inout Walk) {
         walk.visits += 1
         let name = names[modal]
-        if let j = walk.state.path.lastIndex(of: name) {
+        if let j = walk.state.path.lastIndex(of: modal) {
             walk.note("\(name) is already presented: reuse it")
             dismissPresented(downTo: j + 1, walk: &walk)
-            if walk.state.path.count > j + 1 { walk.emit(Step(.activate, name), resolver: self) }
+            if walk.state.path.count > j + 1 { walk.emit(.activate, modal, resolver: self) }
             return
         }
-        let top = walk.state.top ?? names[rootIndex]
-        walk.note("present \(name) over the current top \(top): it is a \(kinds[modal]) without declared parents")
-        walk.emit(Step(.present, name, parent: top), resolver: self)
+        let top = walk.state.top ?? rootIndex
+        let topName = self.name(top, in: walk.state)
+        walk.note("present \(name) over the current top \(topName): it is a \(kinds[modal]) without declared parents")
+        walk.emit(.present, modal, parent: top, resolver: self)
     }
 
     /// Gives a coordinator on the way to the page its root page when it shows pages and has none: a coordinator
     /// that is started shows something. A root page that needs arguments (the validator rejects it) is left out.
     func showRootPage(of coordinator: Int, walk: inout Walk) {
         let name = names[coordinator]
-        guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stacks[name] == nil else { return }
+        guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stack(of: coordinator) == nil else {
+            return
+        }
         guard let root = rootPages[coordinator] else {
             if let definition = rootDefinitions[coordinator] {
                 walk.note("root page \(definition.id) of \(name) needs arguments: left out")
@@ -69,7 +72,8 @@ extension Resolver {
             return
         }
         walk.note("\(name) is on the way to the page: it shows its root page \(root)")
-        walk.emit(Step(.setRoot, name, page: rootPageDescriptions[coordinator], pageValue: root), resolver: self)
+        walk.emit(
+            .setRoot, coordinator, page: root, description: rootPageDescriptions[coordinator], resolver: self)
     }
 
     /// Dismisses, top-most first, the presented coordinators of the visible path at index `index` or above.
@@ -78,10 +82,10 @@ extension Resolver {
         while i >= index, i >= 0 {
             walk.visits += 1
             if i < walk.state.path.count {
-                let name = walk.state.path[i]
-                if let kind = kind(of: name), kind.isPresented {
-                    walk.note("dismiss \(name): presented over the way to the page")
-                    walk.emit(Step(.dismiss, name), resolver: self)
+                let coordinator = walk.state.path[i]
+                if isPresented(coordinator) {
+                    walk.note("dismiss \(names[coordinator]): presented over the way to the page")
+                    walk.emit(.dismiss, coordinator, resolver: self)
                 }
             }
             i -= 1
@@ -94,21 +98,22 @@ extension Resolver {
         let childName = names[child]
         let parentName = names[parent]
         if kinds[parent] == .tabs {
-            let previous = walk.state.tabs[parentName]
-            if previous != childName {
-                walk.note("select tab \(childName) of \(parentName)" + (previous.map { " (was \($0))" } ?? ""))
-                walk.emit(Step(.selectTab, parentName, child: childName), resolver: self)
+            let previous = walk.state.selectedTab(of: parent)
+            if previous != child {
+                let was = walk.trace == nil ? nil : previous.map { name($0, in: walk.state) }
+                walk.note("select tab \(childName) of \(parentName)" + (was.map { " (was \($0))" } ?? ""))
+                walk.emit(.selectTab, parent, child: child, resolver: self)
             }
         }
         if kinds[child].isPresented {
             walk.note("present \(childName) over \(parentName): it is a \(kinds[child])")
-            walk.emit(Step(.present, childName, parent: parentName), resolver: self)
-        } else if walk.state.isStarted(childName) {
+            walk.emit(.present, child, parent: parent, resolver: self)
+        } else if walk.state.isStarted(child) {
             walk.note("reuse \(childName): started, not visible")
-            walk.emit(Step(.activate, childName), resolver: self)
+            walk.emit(.activate, child, resolver: self)
         } else {
             walk.note("start \(childName) in \(parentName): not started")
-            walk.emit(Step(.start, childName, parent: parentName), resolver: self)
+            walk.emit(.start, child, parent: parent, resolver: self)
         }
     }
 
@@ -116,14 +121,14 @@ extension Resolver {
     /// The owner's root page goes beneath an empty stack only on a cold start.
     func arrangeStack(of owner: Int, for page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk) {
         let ownerName = names[owner]
-        let stack = walk.state.stacks[ownerName] ?? []
-        func step(_ action: Step.Action, _ page: Page, _ definition: PageDefinition) -> Step {
-            Step(action, ownerName, page: definition.describe(page), pageValue: page)
+        let stack = walk.state.stack(of: owner) ?? []
+        func emit(_ action: Step.Action, _ page: Page, _ definition: PageDefinition) {
+            walk.emit(action, owner, page: page, description: definition.describe(page), resolver: self)
         }
         if let j = stack.lastIndex(of: page) {
             if j != stack.count - 1 {
                 walk.note("\(page) is already in the stack of \(ownerName): pop to it")
-                walk.emit(step(.popTo, page, definition), resolver: self)
+                emit(.popTo, page, definition)
             } else {
                 walk.note("\(page) is already the top of \(ownerName)")
             }
@@ -147,22 +152,22 @@ extension Resolver {
             guard let first = bottom.first else { return }
             walk.note(
                 "back stack of \(page) synthesized: " + bottom.map(\.page.description).joined(separator: " ← "))
-            walk.emit(step(.setRoot, first.page, first.definition), resolver: self)
-            for below in bottom.dropFirst() { walk.emit(step(.push, below.page, below.definition), resolver: self) }
+            emit(.setRoot, first.page, first.definition)
+            for below in bottom.dropFirst() { emit(.push, below.page, below.definition) }
             return
         }
         if let nearest = chain.firstIndex(where: { stack.contains($0.page) }) {
             let anchor = chain[nearest]
             if stack.last != anchor.page {
                 walk.note("\(anchor.page) (back of \(page)) is in the stack of \(ownerName): pop to it")
-                walk.emit(step(.popTo, anchor.page, anchor.definition), resolver: self)
+                emit(.popTo, anchor.page, anchor.definition)
             }
             for below in chain[..<nearest].reversed() {
-                walk.emit(step(.push, below.page, below.definition), resolver: self)
+                emit(.push, below.page, below.definition)
             }
         } else if !chain.isEmpty {
             walk.note("back pages of \(page) are not in the stack of \(ownerName): push them")
-            for below in chain.reversed() { walk.emit(step(.push, below.page, below.definition), resolver: self) }
+            for below in chain.reversed() { emit(.push, below.page, below.definition) }
         }
     }
 
@@ -176,7 +181,8 @@ extension Resolver {
         while let backName = current.back {
             let id = PageID(coordinator: page.id.coordinator, name: backName)
             walk.visits += 1
-            guard let below = pagesByID[id], id != page.id, !chain.contains(where: { $0.page.id == id }) else {
+            guard let below = pageEntry(id)?.definition, id != page.id, !chain.contains(where: { $0.page.id == id })
+            else {
                 break
             }
             let value: Page

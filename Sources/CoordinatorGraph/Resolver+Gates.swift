@@ -11,15 +11,15 @@ struct Gate {
 extension Resolver {
     /// The first unmet condition: the path's coordinators root first, each `requires` in declared order, then the
     /// page's own.
-    func firstUnmetCondition(path: [Int], page: PageDefinition, state: DeviceState, walk: inout Walk) -> Gate? {
+    func firstUnmetCondition(path: [Int], page: PageDefinition, walk: inout Walk) -> Gate? {
         for (i, coordinator) in path.enumerated() {
             walk.visits += 1
-            for condition in requirements[coordinator] where !state.isSatisfied(condition) {
+            for condition in requirements[coordinator] where !walk.state.isSatisfied(condition) {
                 walk.note("gated: \(names[coordinator]) requires \(condition), not satisfied")
                 return Gate(condition: condition, coordinatorIndex: i)
             }
         }
-        for condition in page.requires where !state.isSatisfied(condition) {
+        for condition in page.requires where !walk.state.isSatisfied(condition) {
             walk.note("gated: \(page.id) requires \(condition), not satisfied")
             return Gate(condition: condition, coordinatorIndex: nil)
         }
@@ -59,27 +59,26 @@ extension Resolver {
         let providerName = names[provider]
         walk.note("\(condition) is provided by \(providerName)")
         let k = visiblePrefix(of: path, state: walk.state)
-        if let j = walk.state.path.lastIndex(of: providerName), j >= k {
+        if let j = walk.state.path.lastIndex(of: provider), j >= k {
             walk.note("\(providerName) is already presented: reuse it")
             dismissPresented(downTo: j + 1, walk: &walk)
-            walk.emit(Step(.activate, providerName), resolver: self)
+            walk.emit(.activate, provider, resolver: self)
             return found
         }
         navigate(path, upTo: gate.coordinatorIndex ?? path.count, toFront: false, walk: &walk)
         if coldStart, gate.coordinatorIndex == nil, let owner = path.last {
             arrangeStack(of: owner, for: page, definition: definition, coldStart: true, walk: &walk)
         }
-        let parentName: String
+        let parent: Int
         if declaresParents[provider] {
             let valid = parentIndices[provider]
             walk.visits += walk.state.path.count
-            let visible = walk.state.path.lastIndex { name in indexByName[name].map(valid.contains) ?? false }
-            if let j = visible {
+            if let j = walk.state.path.lastIndex(where: valid.contains) {
                 dismissPresented(downTo: j + 1, walk: &walk)
-                parentName = walk.state.path[j]
-                walk.note("present \(providerName) over \(parentName): the visible parent nearest the top")
+                parent = walk.state.path[j]
+                walk.note("present \(providerName) over \(names[parent]): the visible parent nearest the top")
             } else {
-                guard let providerPath = self.path(to: provider, state: walk.state, walk: &walk),
+                guard let providerPath = self.path(to: provider, walk: &walk),
                     providerPath.count >= 2
                 else {
                     throw ResolveError(
@@ -87,17 +86,17 @@ extension Resolver {
                         message: "'\(providerName)' cannot be reached from '\(names[rootIndex])'; declare its parents")
                 }
                 navigate(providerPath, upTo: providerPath.count - 1, toFront: false, walk: &walk)
-                parentName = names[providerPath[providerPath.count - 2]]
-                walk.note("present \(providerName) over \(parentName): none of its parents was visible")
+                parent = providerPath[providerPath.count - 2]
+                walk.note("present \(providerName) over \(names[parent]): none of its parents was visible")
             }
         } else {
-            parentName = walk.state.top ?? names[rootIndex]
+            parent = walk.state.top ?? rootIndex
+            let parentName = name(parent, in: walk.state)
             walk.note("present \(providerName) over the current top \(parentName)")
         }
-        walk.emit(Step(.present, providerName, parent: parentName), resolver: self)
+        walk.emit(.present, provider, parent: parent, resolver: self)
         if let root = rootPages[provider] {
-            walk.emit(
-                Step(.display, providerName, page: rootPageDescriptions[provider], pageValue: root), resolver: self)
+            walk.emit(.display, provider, page: root, description: rootPageDescriptions[provider], resolver: self)
         }
         return found
     }
@@ -153,36 +152,38 @@ extension Resolver {
                 code: .notStarted, subject: coordinator,
                 message: "'\(coordinator)' is not presented on this device; nothing to finish")
         }
-        var walk = Walk(state: state, explain: explain)
+        var walk = Walk(state: navigationState(state), explain: explain)
         defer { visits += walk.visits }
         for condition in provides where !walk.state.isSatisfied(condition) { walk.state.conditions.append(condition) }
         walk.note("\(coordinator) finished: " + provides.joined(separator: ", ") + " satisfied")
         activateRoot(walk: &walk)
-        if let j = walk.state.path.firstIndex(of: coordinator) {
+        if let j = walk.state.path.firstIndex(of: index) {
             dismissPresented(downTo: j + 1, walk: &walk)
         }
-        walk.emit(Step(.dismiss, coordinator), resolver: self)
+        walk.emit(.dismiss, index, resolver: self)
 
         guard let pending = walk.state.pending else {
             walk.note("no pending page")
-            return FlowFinishedResult(status: .nothingPending, decision: nil, state: walk.state, steps: walk.steps)
+            return FlowFinishedResult(
+                status: .nothingPending, decision: nil, state: deviceState(walk.state), steps: walk.steps)
         }
         if pending.isExpired(at: now) {
             walk.note("pending \(pending.page) expired at \(pending.expiresAt): dropped")
             walk.state.pending = nil
             return FlowFinishedResult(
-                status: .expired, decision: nil, state: walk.state, steps: walk.steps, expired: pending)
+                status: .expired, decision: nil, state: deviceState(walk.state), steps: walk.steps, expired: pending)
         }
         guard walk.state.isSatisfied(pending.condition) else {
             walk.note("pending \(pending.page) still waits for \(pending.condition)")
             dropPendingIfGateStopped(walk: &walk)
             let status: FlowFinishedResult.Status = walk.state.pending == nil ? .gateStopped : .stillWaiting
-            return FlowFinishedResult(status: status, decision: nil, state: walk.state, steps: walk.steps)
+            return FlowFinishedResult(
+                status: status, decision: nil, state: deviceState(walk.state), steps: walk.steps)
         }
         walk.note("resume \(pending.page)")
         let decision = try route(pending.page, walk: &walk, now: now, outcome: .resumed, metadata: metadata)
         return FlowFinishedResult(
-            status: decision.outcome == .gated ? .gated : .resumed, decision: decision, state: walk.state,
+            status: decision.outcome == .gated ? .gated : .resumed, decision: decision, state: deviceState(walk.state),
             steps: walk.steps)
     }
 }

@@ -5,13 +5,13 @@ extension Resolver {
     /// See ``Resolver`` for how a parent is chosen among several.
     public func path(to coordinator: String, state: DeviceState?) -> [String]? {
         guard let target = indexByName[coordinator] else { return nil }
-        var walk = Walk(state: state ?? .initial, explain: false)
-        return path(to: target, state: walk.state, walk: &walk)?.map { names[$0] }
+        var walk = Walk(state: state.map(navigationState) ?? NavigationState(), explain: false)
+        return path(to: target, walk: &walk)?.map { names[$0] }
     }
 
     /// The path from the root to `target` as indices, choosing parents by (visible nearest the top, started,
     /// shortest, declared first). Allocates only the path.
-    func path(to target: Int, state: DeviceState, walk: inout Walk) -> [Int]? {
+    func path(to target: Int, walk: inout Walk) -> [Int]? {
         guard depths[target] >= 0 else { return nil }
         var reversed = [target]
         reversed.reserveCapacity(depths[target] + 1)
@@ -22,11 +22,10 @@ extension Resolver {
             var bestRank = (tier: Int.max, order: Int.max, position: Int.max)
             for (position, parent) in parents.enumerated() where depths[parent] >= 0 && !reversed.contains(parent) {
                 walk.visits += 1
-                let name = names[parent]
                 let rank: (tier: Int, order: Int, position: Int)
-                if let visible = state.path.lastIndex(of: name) {
+                if let visible = walk.state.path.lastIndex(of: parent) {
                     rank = (0, -visible, position)
-                } else if state.isStarted(name) {
+                } else if walk.state.isStarted(parent) {
                     rank = (1, depths[parent], position)
                 } else {
                     rank = (2, depths[parent], position)

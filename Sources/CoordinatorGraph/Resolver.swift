@@ -1,4 +1,5 @@
 import DeepLink
+import Synchronization
 
 /// Turns a typed ``Page`` and a device's ``DeviceState`` into a ``Decision`` and the device's next state.
 ///
@@ -81,6 +82,11 @@ import DeepLink
 public final class Resolver: Sendable {
     /// The graph resolved against.
     public let graph: Graph
+    /// This resolver among those of the process, for the indexed parts it attaches to the states it makes
+    /// (``DeviceState/indexed``): indices are only meaningful to the resolver that gave them.
+    let id = Resolver.nextID.add(1, ordering: .relaxed).newValue
+    /// The next ``id``.
+    private static let nextID = Atomic<UInt64>(0)
 
     let rootIndex: Int
     let indexByName: [String: Int]
@@ -104,9 +110,7 @@ public final class Resolver: Sendable {
     let rootPageDescriptions: [String?]
     /// Each coordinator's first declared page.
     let rootDefinitions: [PageDefinition?]
-    /// ``Graph/page(_:)``'s table.
-    let pagesByID: [PageID: PageDefinition]
-    /// Each page's definition and the index of its coordinator: one lookup per decision.
+    /// Each page's definition and the index of its coordinator (``Graph/page(_:)``'s table): one lookup per page.
     let pageEntries: [PageID: (definition: PageDefinition, owner: Int)]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
@@ -154,7 +158,6 @@ public final class Resolver: Sendable {
         self.rootPages = rootPages
         rootPageDescriptions = rootPages.map { $0?.description }
         rootDefinitions = coordinators.map(\.pages.first)
-        pagesByID = graph.pagesByID
         var entries: [PageID: (definition: PageDefinition, owner: Int)] = [:]
         for (id, definition) in graph.pagesByID {
             if let owner = index[id.coordinator] { entries[id] = (definition, owner) }
@@ -189,23 +192,29 @@ public final class Resolver: Sendable {
         explain: Bool, visits: inout Int
     ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
-        var walk = Walk(state: state ?? .initial, explain: explain)
+        var walk = Walk(state: state.map(navigationState) ?? NavigationState(), explain: explain)
         if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
-        defer { visits += walk.visits }
-        let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
-        return Resolution(decision: decision, state: walk.state)
+        let decision: Decision
+        do {
+            decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
+        } catch {
+            visits += walk.visits
+            throw error
+        }
+        visits += walk.visits
+        return Resolution(decision: decision, navigation: walk.takeState(), resolver: self)
     }
 
     /// Routes `page` on the walk's state, appending to its steps; the shared body of resolve and flowFinished.
     func route(
         _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
     ) throws(ResolveError) -> Decision {
-        guard let (definition, owner) = pageEntries[page.id] else {
+        guard let (definition, owner) = pageEntry(page.id) else {
             throw ResolveError(
                 code: .unknownPage, subject: page.id.description,
                 message: "page '\(page.id)' is not declared in the graph; check the coordinator and case names")
         }
-        guard let path = self.path(to: owner, state: walk.state, walk: &walk) else {
+        guard let path = self.path(to: owner, walk: &walk) else {
             throw ResolveError(
                 code: .unreachable, subject: page.id.coordinator,
                 message: "'\(page.id.coordinator)' cannot be reached from '\(names[rootIndex])'; declare it as a child")
@@ -216,7 +225,7 @@ public final class Resolver: Sendable {
         activateRoot(walk: &walk)
         var pending: Pending?
         let reported: Decision.Outcome
-        if let gate = firstUnmetCondition(path: path, page: definition, state: walk.state, walk: &walk) {
+        if let gate = firstUnmetCondition(path: path, page: definition, walk: &walk) {
             let presented = try presentGate(
                 gate, path: path, page: page, definition: definition, coldStart: coldStart, walk: &walk)
             let entry = Pending(
@@ -232,8 +241,7 @@ public final class Resolver: Sendable {
         } else {
             navigate(path, upTo: path.count, toFront: true, walk: &walk)
             arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
-            walk.emit(
-                Step(.display, names[owner], page: definition.describe(page), pageValue: page), resolver: self)
+            walk.emit(.display, owner, page: page, description: definition.describe(page), resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
             } else {
@@ -243,7 +251,7 @@ public final class Resolver: Sendable {
         }
         return Decision(
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: path.map { names[$0] }, steps: walk.steps, pending: pending, trace: walk.trace,
+            path: names(of: path), steps: walk.steps, pending: pending, trace: walk.trace,
             createdAt: now)
     }
 
@@ -251,47 +259,69 @@ public final class Resolver: Sendable {
     /// and shows at most its root page. A pending page gated on a cold start resumes from such a state, and is
     /// resumed as a cold start (its owner's stack built from the root page up).
     func showsNothingButTheWay(to path: [Int], walk: inout Walk) -> Bool {
-        for name in walk.state.started {
+        for index in walk.state.started {
             walk.visits += 1
-            guard let index = indexByName[name], path.contains(index) else { return false }
-            let stack = walk.state.stack(of: name)
+            guard path.contains(index) else { return false }
+            guard let stack = walk.state.stack(of: index) else { continue }
             guard stack.count <= 1 else { return false }
             if let page = stack.first, page.id != rootDefinitions[index]?.id { return false }
         }
         return true
     }
 
+    /// The definition of the page `id` and the index of its coordinator, if declared.
+    func pageEntry(_ id: PageID) -> (definition: PageDefinition, owner: Int)? {
+        pageEntries[id]
+    }
+
     /// Emits `activate app` unless the walk already starts with it.
     func activateRoot(walk: inout Walk) {
-        let root = names[rootIndex]
-        if let first = walk.steps.first, first.action == .activate, first.coordinator == root { return }
-        walk.emit(Step(.activate, root), resolver: self)
+        if let first = walk.steps.first, first.action == .activate, first.coordinator == names[rootIndex] { return }
+        walk.emit(.activate, rootIndex, resolver: self)
     }
 
     /// Drops the pending link when the walk's steps stopped its gate.
     func dropPendingIfGateStopped(walk: inout Walk) {
-        if let pending = walk.state.pending, !walk.state.isStarted(pending.gate) {
+        if let pending = walk.state.pending, !isStarted(pending.gate, in: walk.state) {
             walk.note("pending \(pending.page) dropped: its gate \(pending.gate) was dismissed")
             walk.state.pending = nil
         }
     }
-
-    func kind(of name: String) -> CoordinatorKind? {
-        indexByName[name].map { kinds[$0] }
-    }
 }
 
 /// A decision and the device state its steps produce.
+///
+/// The state is kept as the walk left it (coordinators by index) and named only when asked for: a dry run never
+/// needs it.
 public struct Resolution: Sendable, Hashable {
     /// The decision.
     public let decision: Decision
+    /// The state after the decision's steps, coordinators by index.
+    let navigation: NavigationState
+    /// The resolver that names the state's coordinators.
+    let resolver: Resolver
+
     /// The device's state after the decision's steps: persist it before replying.
-    public let state: DeviceState
+    public var state: DeviceState { resolver.deviceState(navigation) }
 
     /// The decision and the state, moved out rather than copied (a copy retains every string and array of both,
     /// and the resolution's end releases them again).
     public consuming func parts() -> (decision: Decision, state: DeviceState) {
-        (decision, state)
+        (decision, resolver.deviceState(navigation))
+    }
+
+    /// The decision alone, moved out, when the state is not wanted (a dry run).
+    public consuming func takeDecision() -> Decision {
+        decision
+    }
+
+    public static func == (lhs: Resolution, rhs: Resolution) -> Bool {
+        lhs.decision == rhs.decision && lhs.state == rhs.state
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(decision)
+        hasher.combine(state)
     }
 }
 
@@ -333,28 +363,35 @@ public struct ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A resolution in progress: the state as the steps so far leave it, the steps, and the trace when explaining.
 struct Walk {
-    var state: DeviceState
+    var state: NavigationState
     var steps: [Step] = []
     var trace: [String]?
     /// How many coordinators the walk looked at: parents weighed, coordinators checked, entered or dismissed (for
     /// tests: it must not grow with the graph).
     var visits = 0
 
-    init(state: DeviceState, explain: Bool) {
+    init(state: NavigationState, explain: Bool) {
         self.state = state
         self.trace = explain ? [] : nil
         steps.reserveCapacity(8)  // most decisions have fewer steps: one allocation
-        if state.path.isEmpty, state.started.isEmpty {
-            // A cold start builds both from nothing: one allocation each instead of growing them.
-            self.state.path.reserveCapacity(8)
-            self.state.started.reserveCapacity(8)
-        }
     }
 
-    /// Appends the step and applies it to the state.
-    mutating func emit(_ step: Step, resolver: Resolver) {
-        resolver.apply(step, to: &state)
-        steps.append(step)
+    /// Applies the step to the state and appends it, its coordinators named. `description` is the page's, when
+    /// the caller has it already.
+    mutating func emit(
+        _ action: Step.Action, _ coordinator: Int, parent: Int? = nil, child: Int? = nil, page: Page? = nil,
+        description: String? = nil, resolver: Resolver
+    ) {
+        resolver.apply(action, coordinator, parent: parent, child: child, page: page, to: &state)
+        steps.append(
+            Step(
+                action, resolver.name(coordinator, in: state), child: child.map { resolver.name($0, in: state) },
+                parent: parent.map { resolver.name($0, in: state) }, page: description, pageValue: page))
+    }
+
+    /// The state, moved out of the walk as it ends.
+    consuming func takeState() -> NavigationState {
+        state
     }
 
     /// Adds a trace line (built only when explaining).

@@ -172,11 +172,17 @@ extension RouterService {
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
         var decision: Decision
-        let next: DeviceState
+        let next: DeviceState?
         do {
-            (decision, next) = try config.resolver.resolve(
-                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain
-            ).parts()
+            let resolution = try config.resolver.resolve(
+                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            // A dry run leaves the device as it was: its next state is not even named.
+            if dryRun || device == nil {
+                decision = resolution.takeDecision()
+                next = nil
+            } else {
+                (decision, next) = resolution.parts()
+            }
         } catch {
             throw mapResolveError(error)
         }
@@ -185,7 +191,7 @@ extension RouterService {
         let text = decision.jsonText
         record(decision, text: text, link: link, dryRun: dryRun, connection: connection)
         guard !dryRun else { return .decision(text, durable: false) }
-        if let device { saveState(next, for: device, now: now) }
+        if let device, let next { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
     }
 
@@ -238,21 +244,25 @@ extension RouterService {
 
     /// Keeps the decision: a stored one joins the batch's commit and is counted and journaled once the commit
     /// succeeded; a dry run, or one made without a store, at once.
-    func record(_ decision: Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection) {
-        let details = DecisionJournalDetails(
-            decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
-        batchDecisions.append(text)
-        if dryRun || store == nil {
-            countAndJournal(details)
-            recent.append(id: decision.id, device: decision.device, text: text)
-        } else {
-            batchJournal.append(details)
-        }
+    func record(
+        _ decision: consuming Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection
+    ) {
         if !dryRun {
             writes.append(
                 .decision(
                     id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
                     outcome: decision.outcome.rawValue, page: decision.page.description, decision: text))
+        }
+        let (id, device) = (decision.id, decision.device)
+        // The decision moves into the journal's details: the journal thread renders it later.
+        let details = DecisionJournalDetails(
+            decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
+        batchDecisions.append(text)
+        if dryRun || store == nil {
+            countAndJournal(details)
+            recent.append(id: id, device: device, text: text)
+        } else {
+            batchJournal.append(details)
         }
     }
 

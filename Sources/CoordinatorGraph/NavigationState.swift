@@ -1,0 +1,299 @@
+import DeepLink
+
+/// A ``DeviceState`` as the resolver walks it: coordinators by their index in the graph, so that comparing,
+/// finding and marking them compares integers rather than hashing and comparing names.
+///
+/// Names the graph does not declare (a state built by hand, or a decision decoded without a graph) get indices
+/// past the graph's, listed in ``foreign``: they compare equal only to themselves, are neither tabs nor presented,
+/// and have no parents, as such names behave in a ``DeviceState``.
+struct NavigationState {
+    /// ``DeviceState/path`` as indices.
+    var path = IndexList() { didSet { changed.insert(.path) } }
+    /// ``DeviceState/started`` as indices, in the order they were started.
+    var started = IndexList() { didSet { changed.insert(.started) } }
+    /// ``DeviceState/tabs``: each `tabs` coordinator with a selected child, at most one entry each.
+    var tabs: [(coordinator: Int, child: Int)] = [] { didSet { changed.insert(.tabs) } }
+    /// ``DeviceState/stacks``: each coordinator with a page stack, at most one entry each.
+    var stacks: [(coordinator: Int, pages: [Page])] = [] { didSet { changed.insert(.stacks) } }
+    /// ``DeviceState/conditions``.
+    var conditions: [String] = []
+    /// ``DeviceState/pending``.
+    var pending: Pending?
+    /// The names past the graph's coordinators, by `index - graph count`.
+    var foreign: [String] = []
+    /// The state this one was read from: the parts that did not change are named again by taking them from it
+    /// (no dictionary built, no name hashed).
+    var source: DeviceState?
+    /// The parts changed since ``source`` was read.
+    var changed: Parts = []
+
+    /// The parts of a state named by coordinator.
+    struct Parts: OptionSet {
+        let rawValue: UInt8
+        static let path = Parts(rawValue: 1)
+        static let started = Parts(rawValue: 2)
+        static let tabs = Parts(rawValue: 4)
+        static let stacks = Parts(rawValue: 8)
+    }
+
+    /// The top-most visible coordinator, if any.
+    var top: Int? { path.last }
+
+    /// True when `coordinator` is started.
+    func isStarted(_ coordinator: Int) -> Bool {
+        started.contains(coordinator)
+    }
+
+    /// True when `condition` is satisfied.
+    func isSatisfied(_ condition: String) -> Bool {
+        conditions.contains(condition)
+    }
+
+    /// The page stack of `coordinator`, or `nil` when it has none.
+    func stack(of coordinator: Int) -> [Page]? {
+        for entry in stacks where entry.coordinator == coordinator { return entry.pages }
+        return nil
+    }
+
+    /// The selected tab of `coordinator`, if any.
+    func selectedTab(of coordinator: Int) -> Int? {
+        for entry in tabs where entry.coordinator == coordinator { return entry.child }
+        return nil
+    }
+
+    /// Replaces the stack of `coordinator` (creating its entry when it has none).
+    mutating func setStack(_ pages: [Page], of coordinator: Int) {
+        if let i = stacks.firstIndex(where: { $0.coordinator == coordinator }) {
+            stacks[i].pages = pages
+        } else {
+            stacks.append((coordinator, pages))
+        }
+    }
+
+    /// Pushes `page` on the stack of `coordinator` (creating its entry when it has none).
+    mutating func push(_ page: Page, on coordinator: Int) {
+        if let i = stacks.firstIndex(where: { $0.coordinator == coordinator }) {
+            stacks[i].pages.append(page)
+        } else {
+            stacks.append((coordinator, [page]))
+        }
+    }
+
+    /// Selects `child` as the tab of `coordinator`.
+    mutating func selectTab(_ child: Int, of coordinator: Int) {
+        if let i = tabs.firstIndex(where: { $0.coordinator == coordinator }) {
+            tabs[i].child = child
+        } else {
+            tabs.append((coordinator, child))
+        }
+    }
+
+    /// Removes the stack and the selected tab of `coordinator`, if it has them.
+    mutating func dropStackAndTab(of coordinator: Int) {
+        if let i = stacks.firstIndex(where: { $0.coordinator == coordinator }) { stacks.remove(at: i) }
+        if let i = tabs.firstIndex(where: { $0.coordinator == coordinator }) { tabs.remove(at: i) }
+    }
+}
+
+/// The coordinator parts of a ``DeviceState`` as one resolver indexes them (see ``DeviceState/indexed``).
+final class IndexedParts: Sendable {
+    /// The resolver whose indices these are (``Resolver/id``).
+    let resolver: UInt64
+    let path: IndexList
+    let started: IndexList
+    let tabs: [(coordinator: Int, child: Int)]
+    let stacks: [(coordinator: Int, pages: [Page])]
+    let foreign: [String]
+
+    init(of state: NavigationState, resolver: UInt64) {
+        self.resolver = resolver
+        path = state.path
+        started = state.started
+        tabs = state.tabs
+        stacks = state.stacks
+        foreign = state.foreign
+    }
+}
+
+extension Resolver {
+    /// The index of `name`: its coordinator's, or a foreign index listed in `state` (added when new).
+    func index(of name: String, in state: inout NavigationState) -> Int {
+        if let index = indexByName[name] { return index }
+        if let i = state.foreign.firstIndex(of: name) { return names.count + i }
+        state.foreign.append(name)
+        return names.count + state.foreign.count - 1
+    }
+
+    /// The index of `name` when `state` knows it (a coordinator, or one of its foreign names), else `nil`.
+    func existingIndex(of name: String, in state: NavigationState) -> Int? {
+        if let index = indexByName[name] { return index }
+        return state.foreign.firstIndex(of: name).map { names.count + $0 }
+    }
+
+    /// The name of the coordinator (or foreign name) at `index`.
+    func name(_ index: Int, in state: NavigationState) -> String {
+        index < names.count ? names[index] : state.foreign[index - names.count]
+    }
+
+    /// True when `index` is a presented coordinator (`modal`, `flow`); foreign names are not.
+    func isPresented(_ index: Int) -> Bool {
+        index < kinds.count && kinds[index].isPresented
+    }
+
+    /// `state` with coordinators as indices.
+    func navigationState(_ state: DeviceState) -> NavigationState {
+        if let indexed = state.indexed, indexed.resolver == id {
+            var next = NavigationState(
+                path: indexed.path, started: indexed.started, tabs: indexed.tabs, stacks: indexed.stacks,
+                conditions: state.conditions, pending: state.pending, foreign: indexed.foreign)
+            next.source = state
+            next.changed = []
+            return next
+        }
+        var next = NavigationState(conditions: state.conditions, pending: state.pending)
+        guard !state.started.isEmpty || !state.path.isEmpty || !state.tabs.isEmpty || !state.stacks.isEmpty else {
+            return next
+        }
+        for name in state.path { next.path.append(index(of: name, in: &next)) }
+        for name in state.started { next.started.append(index(of: name, in: &next)) }
+        for (coordinator, child) in state.tabs {
+            let entry = (index(of: coordinator, in: &next), index(of: child, in: &next))
+            next.tabs.append(entry)
+        }
+        for (coordinator, pages) in state.stacks {
+            next.stacks.append((index(of: coordinator, in: &next), pages))
+        }
+        next.source = state
+        next.changed = []
+        return next
+    }
+
+    /// `state` with coordinators as names again.
+    ///
+    /// The parts that did not change since ``NavigationState/source`` are taken from it. The dictionaries (a few
+    /// entries) are built by inserting: `reserveCapacity` and `init(minimumCapacity:)` are not specialized here and
+    /// cost more than the growth they save.
+    func deviceState(_ state: NavigationState) -> DeviceState {
+        if let source = state.source {
+            if state.changed.isEmpty {
+                // Only the conditions and the pending page can differ: the indexed parts stay valid.
+                var next = source
+                next.conditions = state.conditions
+                next.pending = state.pending
+                if next.indexed?.resolver != id { next.indexed = IndexedParts(of: state, resolver: id) }
+                return next
+            }
+            return DeviceState(
+                path: state.changed.contains(.path) ? names(of: state.path, in: state) : source.path,
+                started: state.changed.contains(.started) ? names(of: state.started, in: state) : source.started,
+                tabs: state.changed.contains(.tabs) ? namedTabs(state) : source.tabs,
+                stacks: state.changed.contains(.stacks) ? namedStacks(state) : source.stacks,
+                conditions: state.conditions, pending: state.pending, indexed: IndexedParts(of: state, resolver: id))
+        }
+        return DeviceState(
+            path: names(of: state.path, in: state), started: names(of: state.started, in: state),
+            tabs: namedTabs(state), stacks: namedStacks(state), conditions: state.conditions, pending: state.pending,
+            indexed: IndexedParts(of: state, resolver: id))
+    }
+
+    /// The names of the coordinators of `list`, in order.
+    ///
+    /// Built by reserving and appending: `map` and `init(unsafeUninitializedCapacity:)` allocate through an
+    /// unspecialized path that looks the array's storage type up at run time (≈ 700 instructions).
+    private func names(of list: IndexList, in state: NavigationState) -> [String] {
+        var names: [String] = []
+        names.reserveCapacity(list.count)
+        for index in list { names.append(name(index, in: state)) }
+        return names
+    }
+
+    /// The names of the coordinators of `path`, in order (see ``names(of:in:)``).
+    func names(of path: [Int]) -> [String] {
+        var names: [String] = []
+        names.reserveCapacity(path.count)
+        for index in path { names.append(self.names[index]) }
+        return names
+    }
+
+    /// ``NavigationState/tabs`` by name.
+    private func namedTabs(_ state: NavigationState) -> [String: String] {
+        var tabs: [String: String] = [:]
+        for entry in state.tabs { tabs[name(entry.coordinator, in: state)] = name(entry.child, in: state) }
+        return tabs
+    }
+
+    /// ``NavigationState/stacks`` by name.
+    private func namedStacks(_ state: NavigationState) -> [String: [Page]] {
+        var stacks: [String: [Page]] = [:]
+        for entry in state.stacks { stacks[name(entry.coordinator, in: state)] = entry.pages }
+        return stacks
+    }
+
+}
+
+/// A short list of coordinator indices: up to eight inline (no allocation, nothing to free), in an array beyond.
+/// A device's visible path and its started coordinators are rarely longer.
+struct IndexList: RandomAccessCollection {
+    /// The elements while there are at most ``inlineCapacity`` (and the first of them while there are more).
+    private var inline = SIMD8<Int32>()
+    /// All the elements once there were more than ``inlineCapacity``; empty (not allocated) until then.
+    private var spilled: [Int] = []
+    /// How many elements the list holds.
+    private(set) var count = 0
+
+    /// How many elements are kept without allocating.
+    static let inlineCapacity = 8
+
+    /// An empty list.
+    init() {}
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var isEmpty: Bool { count == 0 }
+
+    subscript(position: Int) -> Int {
+        get {
+            precondition(position >= 0 && position < count, "index out of range")
+            return count <= Self.inlineCapacity ? Int(inline[position]) : spilled[position]
+        }
+    }
+
+    /// Appends `index`, moving the elements to an array when the inline storage is full.
+    mutating func append(_ index: Int) {
+        if count < Self.inlineCapacity {
+            inline[count] = Int32(index)
+        } else {
+            if count == Self.inlineCapacity {
+                spilled.reserveCapacity(2 * Self.inlineCapacity)
+                for i in 0..<count { spilled.append(Int(inline[i])) }
+            }
+            spilled.append(index)
+        }
+        count += 1
+    }
+
+    /// Removes the last `k` elements.
+    mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "cannot remove more elements than the list holds")
+        guard k > 0 else { return }
+        let remaining = count - k
+        if count > Self.inlineCapacity {
+            // The inline storage still holds the first elements: only appends change a list, at its end.
+            if remaining <= Self.inlineCapacity { spilled = [] } else { spilled.removeLast(k) }
+        }
+        count = remaining
+    }
+
+    /// Removes every element equal to `index`, keeping the others in order.
+    mutating func removeAll(_ index: Int) {
+        var kept = IndexList()
+        for element in self where element != index { kept.append(element) }
+        self = kept
+    }
+
+    /// Replaces the elements with `index` alone.
+    mutating func replaceAll(with index: Int) {
+        self = IndexList()
+        append(index)
+    }
+}
