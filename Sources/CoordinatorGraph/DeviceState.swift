@@ -12,22 +12,18 @@ import DeepLink
 public struct DeviceState: Sendable, Hashable {
     /// The visible chain of coordinators from the root to the top-most one, presented modals included:
     /// `["app", "main", "cart", "payment"]`. Empty before the first decision.
-    public var path: [String] { didSet { indexed = nil } }
+    public var path: [String]
     /// Every coordinator started and still alive, in the order they were started (tabs keep their stacks
     /// when not selected).
-    public var started: [String] { didSet { indexed = nil } }
+    public var started: [String]
     /// The selected child of each `tabs` coordinator that has one.
-    public var tabs: [String: String] { didSet { indexed = nil } }
+    public var tabs: [String: String]
     /// The page stack of each coordinator that shows pages, bottom first; an empty stack has no entry.
-    public var stacks: [String: [Page]] { didSet { indexed = nil } }
+    public var stacks: [String: [Page]]
     /// Satisfied conditions, in the order they were satisfied.
     public var conditions: [String]
     /// The page waiting for a gate to finish, if any.
     public var pending: Pending?
-    /// ``path``, ``started``, ``tabs`` and ``stacks`` as the resolver that made this state walks them
-    /// (coordinators by index), so that resolving from this state again does not look every name up; dropped when
-    /// any of them changes. Not part of the value: equality and hashing ignore it.
-    var indexed: IndexedParts?
 
     /// A state from its parts; the defaults give the state of a device never seen (nothing started).
     public init(
@@ -42,32 +38,8 @@ public struct DeviceState: Sendable, Hashable {
         self.pending = pending
     }
 
-    /// A state from its parts and the resolver's indexed form of them.
-    init(
-        path: [String], started: [String], tabs: [String: String], stacks: [String: [Page]], conditions: [String],
-        pending: Pending?, indexed: IndexedParts
-    ) {
-        self.init(
-            path: path, started: started, tabs: tabs, stacks: stacks, conditions: conditions, pending: pending)
-        self.indexed = indexed
-    }
-
     /// The state of a device never seen: nothing started, no condition satisfied, nothing pending.
     public static let initial = DeviceState()
-
-    public static func == (lhs: DeviceState, rhs: DeviceState) -> Bool {
-        lhs.path == rhs.path && lhs.started == rhs.started && lhs.tabs == rhs.tabs && lhs.stacks == rhs.stacks
-            && lhs.conditions == rhs.conditions && lhs.pending == rhs.pending
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
-        hasher.combine(started)
-        hasher.combine(tabs)
-        hasher.combine(stacks)
-        hasher.combine(conditions)
-        hasher.combine(pending)
-    }
 
     /// The top-most visible coordinator, if any.
     public var top: String? { path.last }

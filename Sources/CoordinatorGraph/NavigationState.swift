@@ -95,30 +95,10 @@ struct NavigationState {
     }
 }
 
-/// The coordinator parts of a ``DeviceState`` as one resolver indexes them (see ``DeviceState/indexed``).
-final class IndexedParts: Sendable {
-    /// The resolver whose indices these are (``Resolver/id``).
-    let resolver: UInt64
-    let path: IndexList
-    let started: IndexList
-    let tabs: [(coordinator: Int, child: Int)]
-    let stacks: [(coordinator: Int, pages: [Page])]
-    let foreign: [String]
-
-    init(of state: NavigationState, resolver: UInt64) {
-        self.resolver = resolver
-        path = state.path
-        started = state.started
-        tabs = state.tabs
-        stacks = state.stacks
-        foreign = state.foreign
-    }
-}
-
 extension Resolver {
     /// The index of `name`: its coordinator's, or a foreign index listed in `state` (added when new).
     func index(of name: String, in state: inout NavigationState) -> Int {
-        if let index = indexByName[name] { return index }
+        if let index = coordinatorIndex(name) { return index }
         if let i = state.foreign.firstIndex(of: name) { return names.count + i }
         state.foreign.append(name)
         return names.count + state.foreign.count - 1
@@ -126,7 +106,7 @@ extension Resolver {
 
     /// The index of `name` when `state` knows it (a coordinator, or one of its foreign names), else `nil`.
     func existingIndex(of name: String, in state: NavigationState) -> Int? {
-        if let index = indexByName[name] { return index }
+        if let index = coordinatorIndex(name) { return index }
         return state.foreign.firstIndex(of: name).map { names.count + $0 }
     }
 
@@ -142,14 +122,6 @@ extension Resolver {
 
     /// `state` with coordinators as indices.
     func navigationState(_ state: DeviceState) -> NavigationState {
-        if let indexed = state.indexed, indexed.resolver == id {
-            var next = NavigationState(
-                path: indexed.path, started: indexed.started, tabs: indexed.tabs, stacks: indexed.stacks,
-                conditions: state.conditions, pending: state.pending, foreign: indexed.foreign)
-            next.source = state
-            next.changed = []
-            return next
-        }
         var next = NavigationState(conditions: state.conditions, pending: state.pending)
         guard !state.started.isEmpty || !state.path.isEmpty || !state.tabs.isEmpty || !state.stacks.isEmpty else {
             return next
@@ -176,11 +148,10 @@ extension Resolver {
     func deviceState(_ state: NavigationState) -> DeviceState {
         if let source = state.source {
             if state.changed.isEmpty {
-                // Only the conditions and the pending page can differ: the indexed parts stay valid.
+                // Only the conditions and the pending page can differ.
                 var next = source
                 next.conditions = state.conditions
                 next.pending = state.pending
-                if next.indexed?.resolver != id { next.indexed = IndexedParts(of: state, resolver: id) }
                 return next
             }
             return DeviceState(
@@ -188,12 +159,11 @@ extension Resolver {
                 started: state.changed.contains(.started) ? names(of: state.started, in: state) : source.started,
                 tabs: state.changed.contains(.tabs) ? namedTabs(state) : source.tabs,
                 stacks: state.changed.contains(.stacks) ? namedStacks(state) : source.stacks,
-                conditions: state.conditions, pending: state.pending, indexed: IndexedParts(of: state, resolver: id))
+                conditions: state.conditions, pending: state.pending)
         }
         return DeviceState(
             path: names(of: state.path, in: state), started: names(of: state.started, in: state),
-            tabs: namedTabs(state), stacks: namedStacks(state), conditions: state.conditions, pending: state.pending,
-            indexed: IndexedParts(of: state, resolver: id))
+            tabs: namedTabs(state), stacks: namedStacks(state), conditions: state.conditions, pending: state.pending)
     }
 
     /// The names of the coordinators of `list`, in order.

@@ -136,7 +136,7 @@ extension Resolver {
         _ coordinator: String, state: DeviceState, now: Timestamp, metadata: DecisionMetadata, explain: Bool,
         visits: inout Int
     ) throws(ResolveError) -> FlowFinishedResult {
-        guard let index = indexByName[coordinator] else {
+        guard let index = coordinatorIndex(coordinator) else {
             throw ResolveError(
                 code: .unknownCoordinator, subject: coordinator,
                 message: "unknown coordinator '\(coordinator)'; the graph does not declare it")

@@ -1,5 +1,5 @@
 import DeepLink
-import Synchronization
+import JSON
 
 /// Turns a typed ``Page`` and a device's ``DeviceState`` into a ``Decision`` and the device's next state.
 ///
@@ -82,14 +82,12 @@ import Synchronization
 public final class Resolver: Sendable {
     /// The graph resolved against.
     public let graph: Graph
-    /// This resolver among those of the process, for the indexed parts it attaches to the states it makes
-    /// (``DeviceState/indexed``): indices are only meaningful to the resolver that gave them.
-    let id = Resolver.nextID.add(1, ordering: .relaxed).newValue
-    /// The next ``id``.
-    private static let nextID = Atomic<UInt64>(0)
 
     let rootIndex: Int
     let indexByName: [String: Int]
+    /// ``indexByName`` keyed by the two words of inline ASCII names, when every coordinator's name is one (see
+    /// ``coordinatorIndex(_:)``).
+    let inlineNameIndex: InlineNameIndex?
     /// Coordinator names by index.
     let names: [String]
     /// Each coordinator's `requires`, by index.
@@ -121,6 +119,7 @@ public final class Resolver: Sendable {
         var index: [String: Int] = [:]
         for (i, c) in coordinators.enumerated() { index[c.name] = i }
         indexByName = index
+        inlineNameIndex = InlineNameIndex(index)
         names = coordinators.map(\.name)
         requirements = coordinators.map(\.requires)
         rootIndex = coordinators.firstIndex(where: { $0.kind == .app }) ?? 0
@@ -267,6 +266,18 @@ public final class Resolver: Sendable {
             if let page = stack.first, page.id != rootDefinitions[index]?.id { return false }
         }
         return true
+    }
+
+    /// The index of the coordinator named `name`, if declared.
+    ///
+    /// A device's state names its coordinators, and reading it looks each name up. When every coordinator's name is
+    /// an inline ASCII string (at most 15 bytes), a name of that form is found by its two words, without hashing
+    /// it with SipHash; any other name goes to ``indexByName``, which compares as `String` does (canonical
+    /// equivalence: `"\u{212A}"`, the Kelvin sign, is `"K"`). Two ASCII strings are equivalent only when their bytes
+    /// are equal, so both ways find the same coordinator.
+    func coordinatorIndex(_ name: String) -> Int? {
+        if let inlineNameIndex, let words = InlineASCII.words(of: name) { return inlineNameIndex.value(of: words) }
+        return indexByName[name]
     }
 
     /// The definition of the page `id` and the index of its coordinator, if declared.

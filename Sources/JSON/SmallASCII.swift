@@ -81,3 +81,16 @@ enum SmallASCII {
         return isSmallASCII(a) && isSmallASCII(b) ? false : nil
     }
 }
+
+/// Short ASCII strings as two words, for tables keyed by names: a string of at most 15 ASCII bytes is kept inline
+/// in the two words of a `String`, and two such strings are equal exactly when their words are.
+public enum InlineASCII {
+    /// The two words of `string` when it is an inline ASCII string and the layout is the one ``SmallASCII``
+    /// checks; else `nil` (longer or non-ASCII strings, or another standard library).
+    @inlinable
+    public static func words(of string: String) -> (UInt64, UInt64)? {
+        guard SmallASCII.isAvailable else { return nil }
+        let words = SmallASCII.words(of: string)
+        return SmallASCII.isSmallASCII(words) ? words : nil
+    }
+}

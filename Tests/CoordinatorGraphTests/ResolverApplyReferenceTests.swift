@@ -1,4 +1,5 @@
 import DeepLink
+import JSON
 import Testing
 
 @testable import CoordinatorGraph
@@ -239,15 +240,16 @@ import Testing
     }
 }
 
-/// A state the resolver made carries its coordinators as indices (``DeviceState/indexed``); resolving from it must
-/// give what resolving from the same state read afresh gives, after any change to it, and with another resolver.
-@Suite struct DeviceStateIndexedPartsTests {
+/// A state the resolver made is read again by its names, and the parts no step changed are taken from it: resolving
+/// from it must give what resolving from the same state built afresh gives, after changes to it, and with another
+/// resolver.
+@Suite struct ResolvingFromResolvedStatesTests {
     typealias S = Shop
 
-    /// The same state without its indexed parts.
+    /// The same state, built again from its parts.
     static func fresh(_ state: DeviceState) -> DeviceState {
         DeviceState(
-            path: state.path, started: state.started, tabs: state.tabs, stacks: state.stacks,
+            path: Array(state.path), started: Array(state.started), tabs: state.tabs, stacks: state.stacks,
             conditions: state.conditions, pending: state.pending)
     }
 
@@ -256,7 +258,6 @@ import Testing
         var state: DeviceState? = nil
         for page in pages + pages.reversed() {
             let made = try S.resolver.resolve(page, state: state, now: S.t0, metadata: S.metadata())
-            #expect(made.state.indexed != nil)
             if let state {
                 let named = try S.resolver.resolve(page, state: Self.fresh(state), now: S.t0, metadata: S.metadata())
                 #expect(made.decision == named.decision)
@@ -266,12 +267,10 @@ import Testing
         }
     }
 
-    @Test func changingAStateDropsItsIndexedParts() throws {
+    @Test func changedStatesAreReadAsChanged() throws {
         let page = S.p("cart.offer", ["id": .string("S")])
         var state = try S.resolver.resolve(page, state: nil, now: S.t0, metadata: S.metadata()).state
-        #expect(state.indexed != nil)
         state.tabs["main"] = "account"
-        #expect(state.indexed == nil)
         state = try S.resolver.resolve(page, state: state, now: S.t0, metadata: S.metadata()).state
         state.stacks["cart"] = nil
         state.path.removeLast()
@@ -294,6 +293,39 @@ import Testing
             let named = try reversed.resolve(target, state: Self.fresh(state), now: S.t0, metadata: S.metadata())
             #expect(other.decision == named.decision)
             #expect(other.state == named.state)
+        }
+    }
+}
+
+/// ``InlineNameIndex`` and ``Resolver/coordinatorIndex(_:)`` against a dictionary.
+@Suite struct InlineNameIndexTests {
+    @Test(arguments: [0, 1, 3, 17, 1_000, 10_000])
+    func findsEveryNameAndNothingElse(count: Int) throws {
+        var entries: [String: Int] = [:]
+        for i in 0..<count { entries[i % 2 == 0 ? "c\(i)" : "coordinator\(i)"] = i * 7 }
+        let index = try #require(InlineNameIndex(entries))
+        for (name, value) in entries { #expect(index.value(of: InlineASCII.words(of: name)!) == value, "\(name)") }
+        for missing in ["", "c", "c1", "coordinator0", "c\(count)", "coord\(count + 1)", "123456789012345"] {
+            #expect(index.value(of: InlineASCII.words(of: missing)!) == entries[missing], "\(missing)")
+        }
+    }
+
+    @Test func isNotBuiltUnlessEveryNameIsInlineASCII() {
+        #expect(InlineNameIndex(["cart": 0, "sixteen-bytes-xx": 1]) == nil)
+        #expect(InlineNameIndex(["cart": 0, "caf\u{E9}": 1]) == nil)
+        #expect(InlineNameIndex(["cart": 0, "fifteen-bytes-x": 1]) != nil)
+    }
+
+    /// Names are found as `String` equality finds them (canonical equivalence), inline or not.
+    @Test(arguments: [["K", "cart"], ["\u{E1}", "cart"], ["cart", "a-name-longer-than-fifteen-bytes"]])
+    func coordinatorIndexFindsWhatADictionaryFinds(names: [String]) {
+        let coordinators =
+            [Coordinator(name: "app", kind: .app, children: names, root: names[0], location: Shop.here)]
+            + names.map { Coordinator(name: $0, kind: .stack, pages: [Shop.page($0, "home")], location: Shop.here) }
+        let resolver = Resolver(graph: Graph(app: Shop.graph.app, coordinators: coordinators))
+        let entries = Dictionary(uniqueKeysWithValues: (["app"] + names).enumerated().map { ($1, $0) })
+        for query in ["\u{212A}", "K", "a\u{301}", "\u{E1}", "cart", "c\u{61}rt", "ca\u{301}rt", "app", "x"] {
+            #expect(resolver.coordinatorIndex(query) == entries[query], "\(query.unicodeScalars.map(\.value))")
         }
     }
 }
