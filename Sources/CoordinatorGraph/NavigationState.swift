@@ -166,22 +166,14 @@ extension Resolver {
             tabs: namedTabs(state), stacks: namedStacks(state), conditions: state.conditions, pending: state.pending)
     }
 
-    /// The names of the coordinators of `list`, in order.
+    /// The names of the coordinators at `indices`, in order.
     ///
     /// Built by reserving and appending: `map` and `init(unsafeUninitializedCapacity:)` allocate through an
     /// unspecialized path that looks the array's storage type up at run time (≈ 700 instructions).
-    private func names(of list: IndexList, in state: NavigationState) -> [String] {
+    func names(of indices: some Collection<Int>, in state: NavigationState) -> [String] {
         var names: [String] = []
-        names.reserveCapacity(list.count)
-        for index in list { names.append(name(index, in: state)) }
-        return names
-    }
-
-    /// The names of the coordinators of `path`, in order (see ``names(of:in:)``).
-    func names(of path: [Int]) -> [String] {
-        var names: [String] = []
-        names.reserveCapacity(path.count)
-        for index in path { names.append(self.names[index]) }
+        names.reserveCapacity(indices.count)
+        for index in indices { names.append(name(index, in: state)) }
         return names
     }
 
@@ -198,7 +190,6 @@ extension Resolver {
         for entry in state.stacks { stacks[name(entry.coordinator, in: state)] = entry.pages }
         return stacks
     }
-
 }
 
 /// A short list of coordinator indices: up to eight inline (no allocation, nothing to free), in an array beyond.

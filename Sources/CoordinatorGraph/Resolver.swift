@@ -250,7 +250,7 @@ public final class Resolver: Sendable {
         }
         return Decision(
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: names(of: path), steps: walk.steps, pending: pending, trace: walk.trace,
+            path: names(of: path, in: walk.state), steps: walk.steps, pending: pending, trace: walk.trace,
             createdAt: now)
     }
 
