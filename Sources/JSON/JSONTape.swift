@@ -23,7 +23,8 @@ public struct JSONTape: Sendable {
 
         /// What the node is.
         public var kind: Kind
-        /// The value of a Boolean; for a string, true when it is all ASCII.
+        /// The value of a Boolean; for a string, true when it is all ASCII; for a double, true when ``bits`` hold
+        /// its value (else its text is converted when it is read).
         var flag: Bool
         /// For strings, the bytes between the quotes; for other values, the value's text.
         @usableFromInline var start: Int32
@@ -36,41 +37,70 @@ public struct JSONTape: Sendable {
         /// The bits of an integer or a double; for a key, its first eight bytes (zeros after its end), which
         /// tell most keys apart without comparing their bytes.
         @usableFromInline var bits: UInt64
+
+        /// A slot not written yet.
+        static let empty = Node(kind: .null, flag: false, start: 0, length: 0, next: 0, count: 0, bits: 0)
     }
 
     /// Objects with more keys than this are left to the tree parser, which checks duplicates with a set.
     public static let maxObjectMembers = 32
 
-    /// The nodes of the last document parsed, in document order.
-    public private(set) var nodes: [Node] = []
+    /// Room for nodes: every element is a slot the parser may write, and the first ``nodeCount`` hold the last
+    /// document. Parsing writes through a pointer with one bound check per node; a document that needs more
+    /// slots grows the buffer and is parsed again from its start (see ``parse(_:maxDepth:)``).
+    @usableFromInline private(set) var slots: [Node] = []
 
-    /// An empty tape.
+    /// How many nodes the last document parsed has (0 when it was left to the tree parser).
+    public private(set) var nodeCount = 0
+
+    /// An empty tape; it allocates nothing until it parses.
     public init() {}
 
     /// How many nodes the tape holds before it grows.
-    public var capacity: Int { nodes.capacity }
+    public var capacity: Int { slots.count }
 
     /// An empty tape with room for `capacity` nodes before it grows (a document has about one node per 8 bytes).
     public init(capacity: Int) {
-        nodes.reserveCapacity(capacity)
+        slots = Array(repeating: Node.empty, count: Swift.max(capacity, 0))
     }
+
+    /// The nodes of the last document parsed, in document order.
+    public var nodes: ArraySlice<Node> { slots[0..<nodeCount] }
 
     /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
     /// (see ``JSONTape``).
     public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
-        nodes.removeAll(keepingCapacity: true)
+        nodeCount = 0
         guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return false }
-        var parser = JSONParser(
-            bytes: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count),
-            maxDepth: maxDepth)
-        do {
-            parser.skipWhitespace()
-            try parser.tapeValue(into: &nodes)
-            parser.skipWhitespace()
-            return parser.index == bytes.count
-        } catch {
-            return false
+        let document = base.assumingMemoryBound(to: UInt8.self)
+        while true {
+            if slots.isEmpty { grow(for: bytes.count) }
+            let outcome = slots.withUnsafeMutableBufferPointer { slots in
+                var parser = TapeParser(
+                    bytes: document, count: bytes.count, maxDepth: maxDepth, nodes: slots.baseAddress!,
+                    capacity: slots.count)
+                return parser.parseDocument()
+            }
+            switch outcome {
+            case .parsed(let count):
+                nodeCount = count
+                return true
+            case .leftToTree:
+                return false
+            case .full:
+                grow(for: bytes.count)
+            }
         }
+    }
+
+    /// Grows the buffer after a document did not fit: four times as many slots (at least 256), but no more than a
+    /// document of `byteCount` bytes can need (each node past the first takes two bytes or more: its own and the
+    /// `,`, `:`, `[` or `{` before it), unless the buffer holds that many already.
+    private mutating func grow(for byteCount: Int) {
+        let bound = byteCount / 2 + 2
+        var target = Swift.min(Swift.max(slots.count * 4, 256), bound)
+        if target <= slots.count { target = slots.count * 2 + 16 }
+        slots = Array(repeating: Node.empty, count: target)
     }
 
     /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
@@ -80,7 +110,8 @@ public struct JSONTape: Sendable {
         _ bytes: UnsafeRawBufferPointer, _ body: (Value) throws(E) -> R
     ) throws(E) -> R {
         guard let base = bytes.baseAddress else { preconditionFailure("the tape's document has no bytes") }
-        return try nodes.withUnsafeBufferPointer { (nodes) throws(E) -> R in
+        precondition(nodeCount > 0, "the tape holds no document")
+        return try slots.withUnsafeBufferPointer { (nodes) throws(E) -> R in
             guard let first = nodes.baseAddress else { preconditionFailure("the tape holds no document") }
             return try body(
                 Value(bytes: base.assumingMemoryBound(to: UInt8.self), byteCount: bytes.count, nodes: first, index: 0))
@@ -261,7 +292,7 @@ extension JSONTape {
             let node = node
             switch node.kind {
             case .int: return Int(bitPattern: UInt(node.bits))
-            case .double: return JSON.double(Double(bitPattern: node.bits)).intValue
+            case .double: return JSON.double(double(node)).intValue
             default: return nil
             }
         }
@@ -271,9 +302,18 @@ extension JSONTape {
             let node = node
             switch node.kind {
             case .int: return Double(Int(bitPattern: UInt(node.bits)))
-            case .double: return Double(bitPattern: node.bits)
+            case .double: return double(node)
             default: return nil
             }
+        }
+
+        /// The value of a `double` node: its bits when the parser converted it, else its text converted now, as
+        /// the parser would have (see ``TapeParser/number()``).
+        func double(_ node: Node) -> Double {
+            if node.flag { return Double(bitPattern: node.bits) }
+            let text = String(
+                decoding: UnsafeBufferPointer(start: bytes + Int(node.start), count: Int(node.length)), as: UTF8.self)
+            return Double(text) ?? .nan
         }
 
         /// True for `null`.
@@ -304,7 +344,7 @@ extension JSONTape {
             case .null: return .null
             case .bool: return .bool(node.flag)
             case .int: return .int(Int(bitPattern: UInt(node.bits)))
-            case .double: return .double(Double(bitPattern: node.bits))
+            case .double: return .double(double(node))
             case .string, .escapedString: return .string(stringValue ?? "")
             case .array: return .array(Elements(value: self).map(\.json))
             case .object:
@@ -365,187 +405,5 @@ extension JSONTape {
                 return element
             }
         }
-    }
-}
-
-// MARK: - Parsing
-
-extension JSONParser {
-    /// Reads one value at `index` onto `nodes`, checking it as ``parseValue()`` does.
-    mutating func tapeValue(into nodes: inout [JSONTape.Node]) throws(JSONError) {
-        guard index < bytes.count else { throw fail(.unexpectedEnd, "expected a value, found the end of input") }
-        let start = index
-        let at = Int32(nodes.count)
-        func scalar(_ kind: JSONTape.Node.Kind, flag: Bool = false, bits: UInt64 = 0) -> JSONTape.Node {
-            JSONTape.Node(
-                kind: kind, flag: flag, start: Int32(start), length: Int32(index - start), next: at + 1, count: 0,
-                bits: bits)
-        }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): try tapeObject(into: &nodes)
-        case UInt8(ascii: "["): try tapeArray(into: &nodes)
-        case UInt8(ascii: "\""):
-            var string = try tapeString()
-            string.next = at + 1
-            nodes.append(string)
-        case UInt8(ascii: "t"):
-            try expectLiteral("true")
-            nodes.append(scalar(.bool, flag: true))
-        case UInt8(ascii: "f"):
-            try expectLiteral("false")
-            nodes.append(scalar(.bool, flag: false))
-        case UInt8(ascii: "n"):
-            try expectLiteral("null")
-            nodes.append(scalar(.null))
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            switch try parseNumber() {
-            case .int(let int): nodes.append(scalar(.int, bits: UInt64(UInt(bitPattern: int))))
-            case .double(let double): nodes.append(scalar(.double, bits: double.bitPattern))
-            default: preconditionFailure("a number parses to a number")
-            }
-        default: throw fail(.unexpectedCharacter, "expected a value (object, array, string, number, true, false, null)")
-        }
-    }
-
-    /// Reads a string at `index` (its opening quote) as a node, checking it as ``parseString()`` does.
-    @inline(__always)
-    mutating func tapeString() throws(JSONError) -> JSONTape.Node {
-        let quote = index
-        index += 1
-        let start = index
-        var seen: UInt8 = 0
-        if try scanPlainString(seen: &seen) {
-            if seen >= 0x80, let error = invalidUTF8(from: start) { throw error }
-            index += 1
-            var string = node(.string, start: start, end: index - 1)
-            string.flag = seen < 0x80
-            return string
-        }
-        // An escape (rare), or the end of input: the tree parser reads the string again, checking the escapes or
-        // reporting the end; the text is decoded when it is read.
-        index = quote
-        _ = try parseString()
-        return node(.escapedString, start: start, end: index - 1)
-    }
-
-    private func node(_ kind: JSONTape.Node.Kind, start: Int, end: Int) -> JSONTape.Node {
-        JSONTape.Node(
-            kind: kind, flag: false, start: Int32(start), length: Int32(end - start), next: 0, count: 0, bits: 0)
-    }
-
-    /// Reads the opening byte of a container at `index` onto `nodes` as its head; true when the closing byte
-    /// follows at once (an empty container, read whole).
-    @inline(__always)
-    private mutating func openContainer(
-        _ kind: JSONTape.Node.Kind, closing: UInt8, into nodes: inout [JSONTape.Node]
-    ) throws(JSONError) -> Bool {
-        try enter()
-        nodes.append(node(kind, start: index, end: index))
-        index += 1
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == closing else { return false }
-        index += 1
-        return true
-    }
-
-    mutating func tapeObject(into nodes: inout [JSONTape.Node]) throws(JSONError) {
-        let head = nodes.count
-        var count: Int32 = 0
-        if try !openContainer(.object, closing: UInt8(ascii: "}"), into: &nodes) {
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                    throw fail(.unexpectedCharacter, "expected a string key")
-                }
-                var key = try tapeString()
-                guard key.kind == .string else { throw fail(.invalidEscape, "an escaped key (left to the tree)") }
-                count += 1
-                guard count <= JSONTape.maxObjectMembers else { throw fail(.duplicateKey, "too many keys for a tape") }
-                key.bits = keyPrefix(key)
-                if isDuplicate(key, amongMembersFrom: head + 1, to: nodes.count, of: nodes) {
-                    throw fail(.duplicateKey, "duplicate key")
-                }
-                key.next = Int32(nodes.count + 1)
-                nodes.append(key)
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw fail(.unexpectedCharacter, "expected ':' after a key")
-                }
-                index += 1
-                skipWhitespace()
-                try tapeValue(into: &nodes)
-                if try tapeSeparator(closing: UInt8(ascii: "}")) { break }
-            }
-        }
-        close(head, count: count, in: &nodes)
-    }
-
-    /// Reads what follows a member or an element: a `,` (false: another one follows) or the container's closing
-    /// byte (true).
-    @inline(__always)
-    private mutating func tapeSeparator(closing: UInt8) throws(JSONError) -> Bool {
-        skipWhitespace()
-        guard index < bytes.count else { throw fail(.unexpectedEnd, "expected ',' or the end of the container") }
-        let b = bytes[index]
-        guard b == UInt8(ascii: ",") || b == closing else {
-            throw fail(.unexpectedCharacter, "expected ',' or the end of the container")
-        }
-        index += 1
-        return b == closing
-    }
-
-    /// Completes the head of a container read up to `index`.
-    @inline(__always)
-    private mutating func close(_ head: Int, count: Int32, in nodes: inout [JSONTape.Node]) {
-        depth -= 1
-        nodes[head].count = count
-        nodes[head].length = Int32(index) - nodes[head].start
-        nodes[head].next = Int32(nodes.count)
-    }
-
-    /// The first eight bytes of a key, zeros after its end; one load when eight bytes can be read from its start.
-    @inline(__always)
-    private func keyPrefix(_ key: JSONTape.Node) -> UInt64 {
-        let start = Int(key.start)
-        let count = Int(key.length)
-        guard let base = bytes.baseAddress, start + 8 <= bytes.count else {
-            return JSONTape.prefix(of: UnsafeBufferPointer(rebasing: bytes[start..<start + count]))
-        }
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-        return count >= 8 ? word : word & ((1 &<< UInt64(8 * count)) &- 1)
-    }
-
-    /// True when the members from `first` up to `end` have a key with `key`'s bytes.
-    private func isDuplicate(
-        _ key: JSONTape.Node, amongMembersFrom first: Int, to end: Int, of nodes: [JSONTape.Node]
-    ) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var i = first
-        while i < end {
-            let other = nodes[i]
-            if other.bits == key.bits, other.length == key.length,
-                key.length <= 8
-                    || JSONTape.equal(
-                        base + Int(other.start) + 8, base + Int(key.start) + 8, count: Int(key.length) - 8)
-            {
-                return true
-            }
-            i = Int(nodes[i + 1].next)
-        }
-        return false
-    }
-
-    mutating func tapeArray(into nodes: inout [JSONTape.Node]) throws(JSONError) {
-        let head = nodes.count
-        var count: Int32 = 0
-        if try !openContainer(.array, closing: UInt8(ascii: "]"), into: &nodes) {
-            while true {
-                skipWhitespace()
-                try tapeValue(into: &nodes)
-                count += 1
-                if try tapeSeparator(closing: UInt8(ascii: "]")) { break }
-            }
-        }
-        close(head, count: count, in: &nodes)
     }
 }

@@ -106,13 +106,13 @@ public final class Journal: Sendable {
     /// Queues one entry whose message and fields `details` renders on the writer thread: the caller pays for
     /// copying `details`, not for formatting it (a decision journaled on the hot path).
     public func log(
-        _ event: JournalEvent, priority: Priority, details: some JournalDetails,
+        _ event: JournalEvent, priority: Priority, details: consuming some JournalDetails,
         fileID: String = #fileID, line: Int = #line, function: String = #function
     ) {
         guard target != .none else { return }
         queue.enqueue(
             QueuedEntry(
-                event: event, priority: priority, content: .details(details),
+                event: event, priority: priority, content: .details(consume details),
                 fileID: fileID, line: line, function: function))
     }
 

@@ -140,4 +140,73 @@ import Testing
             try Self.read(text, into: &tape) { root in #expect(root.json == (try? JSON.parse(text))) }
         }
     }
+
+    /// Numbers read on the tape itself (short integers, fractions converted only when read) and those handed to the
+    /// tree parser's reading (long integers, exponents, huge integer parts) give the tree's values, and the same
+    /// errors.
+    @Test func numbersAgreeAtTheEdgesOfEachWayOfReadingThem() {
+        let nines = { (n: Int) in String(repeating: "9", count: n) }
+        var numbers = [
+            "0.8", "-0.5", "0.0", "-0.0", "10.25", "1.5E3", "1.5e-3", "2E+2", "123456789012345678",
+            "-123456789012345678", "1234567890123456789", "-1234567890123456789", "12345678901234567890",
+            nines(18), nines(19), "-" + nines(18), "-" + nines(19), nines(18) + ".5", nines(19) + ".5",
+            "1" + String(repeating: "0", count: 307) + ".5", nines(308) + ".9", nines(309) + ".9",
+            "0." + String(repeating: "0", count: 400) + "1", "1." + nines(40),
+            "00.5", "-01", "01.5", "1.e3", "-.5", ".5", "0e", "1.0e+", "1.5.2", "1.5e3.2", "-", "--1", "1-",
+        ]
+        numbers += numbers.map { "[\($0),1]" } + numbers.map { #"{"n":\#($0),"m":0.25}"# }
+        for text in numbers {
+            let bytes = Array(text.utf8)
+            let tookIt = Self.agree(bytes)
+            if (try? JSON.parse(bytes)) != nil {
+                #expect(tookIt, "the tape leaves a valid number to the tree parser: \(text.prefix(40))")
+            }
+        }
+        var tape = JSONTape()
+        let values: [(String, Double)] = [("0.8", 0.8), ("-2.5", -2.5), ("12.0", 12), ("1e2", 100)]
+        for (text, value) in values {
+            try? Self.read(text, into: &tape) { root in
+                #expect(root.numberValue == value)
+                #expect(root.intValue == (value == value.rounded() ? Int(value) : nil))
+            }
+        }
+    }
+
+    /// A tape grows when a document has more nodes than it has room for, and reads the document again from its
+    /// start: every size reads whole, on a fresh tape and on one reused after smaller and larger documents.
+    @Test func aTapeGrowsForDocumentsWithMoreNodes() throws {
+        func integers(_ n: Int) -> String { "[" + (0..<n).map { _ in "1" }.joined(separator: ",") + "]" }
+        func objects(_ n: Int) -> String {
+            "[" + (0..<n).map { #"{"k\#($0 % 7)":[\#($0),"s"],"e":{}}"# }.joined(separator: ",") + "]"
+        }
+        let sizes = [0, 1, 2, 200, 255, 256, 257, 1_000, 4_095, 20_000, 3]
+        var reused = JSONTape()
+        var small = JSONTape(capacity: 1)
+        func check(_ tape: inout JSONTape, _ text: String, _ tree: JSON) throws {
+            let bytes = Array(text.utf8)
+            try bytes.withUnsafeBytes { raw in
+                let parsed = tape.parse(raw)
+                try #require(parsed, "\(text.prefix(40))")
+                #expect(tape.nodeCount == tape.withRoot(raw) { Self.nodes(of: $0) })
+                tape.withRoot(raw) { root in #expect(root.json == tree) }
+            }
+        }
+        for n in sizes {
+            for text in [integers(n), objects(n / 4)] {
+                let tree = try JSON.parse(text)
+                var fresh = JSONTape()
+                try check(&fresh, text, tree)
+                try check(&reused, text, tree)
+                try check(&small, text, tree)
+            }
+        }
+        #expect(reused.capacity >= 20_001)
+    }
+
+    /// The number of nodes under `value`, itself included, counted by walking its elements and members.
+    static func nodes(of value: JSONTape.Value) -> Int {
+        if let elements = value.elements { return 1 + elements.reduce(0) { $0 + nodes(of: $1) } }
+        if value.isObject { return 1 + value.rawMembers.reduce(0) { $0 + 1 + nodes(of: $1.value) } }
+        return 1
+    }
 }

@@ -256,10 +256,10 @@ extension RouterService {
         let (id, device) = (decision.id, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(
-            decision: decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
+            decision: consume decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
         batchDecisions.append(text)
         if dryRun || store == nil {
-            countAndJournal(details)
+            countAndJournal(consume details)
             recent.append(id: id, device: device, text: text)
         } else {
             batchJournal.append(details)
@@ -274,10 +274,10 @@ extension RouterService {
         }
     }
 
-    func countAndJournal(_ details: DecisionJournalDetails) {
+    func countAndJournal(_ details: consuming DecisionJournalDetails) {
         stats.decisions += 1
         stats.byOutcome[details.decision.outcome, default: 0] += 1
-        journal.log(.decisionMade, priority: .info, details: details)
+        journal.log(.decisionMade, priority: .info, details: consume details)
     }
 
     /// The device's state: from the cache, else the store; `nil` for a device never seen, or one whose state does
