@@ -34,10 +34,14 @@ extension Decision {
         JSON.writeRaw(",\"path\":", into: &out)
         Decision.writeStrings(path, into: &out)
         JSON.writeRaw(",\"steps\":[", into: &out)
-        steps.withUnsafeBufferPointer { steps in  // each step borrowed in place, not copied out of the array
-            for i in steps.indices {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                steps[i].writeJSON(into: &out)
+        if let plan {
+            plan.writeJSON(into: &out)
+        } else {
+            namedSteps.withUnsafeBufferPointer { steps in  // each step borrowed in place, not copied out of the array
+                for i in steps.indices {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    steps[i].writeJSON(into: &out)
+                }
             }
         }
         JSON.writeRaw("],\"pending\":", into: &out)

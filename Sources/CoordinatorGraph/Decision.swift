@@ -31,7 +31,20 @@ public struct Decision: Sendable, Hashable {
     /// The coordinators from the root to the page's owner.
     public var path: [String]
     /// The ordered steps: the minimal diff from the device's state, or the cold-start path.
-    public var steps: [Step]
+    ///
+    /// A decision the resolver made keeps its steps as the resolver's indices and names them here, when they are
+    /// read; its text is written from the indices (``writeJSON(into:)``).
+    public var steps: [Step] {
+        get { plan?.steps ?? namedSteps }
+        set {
+            namedSteps = newValue
+            plan = nil
+        }
+    }
+    /// The steps as given (decoded, or built by hand); empty while ``plan`` holds them.
+    private(set) var namedSteps: [Step]
+    /// The steps as the resolver made them.
+    private(set) var plan: StepPlan?
     /// The page kept until its gate finishes (`gated` only).
     public var pending: Pending?
     /// What the payload carried that notifyd did not use (unknown `aps` keys, …); `nil` when nothing.
@@ -53,11 +66,44 @@ public struct Decision: Sendable, Hashable {
         self.source = source
         self.page = page
         self.path = path
-        self.steps = steps
+        self.namedSteps = steps
+        self.plan = nil
         self.pending = pending
         self.warnings = warnings
         self.trace = trace
         self.createdAt = createdAt
+    }
+
+    /// A decision whose steps are the resolver's `plan`.
+    init(
+        id: String, device: String?, outcome: Outcome, source: DecisionSource?, page: Page, path: [String],
+        plan: StepPlan, pending: Pending?, trace: [String]?, createdAt: Timestamp
+    ) {
+        self.init(
+            id: id, device: device, outcome: outcome, source: source, page: page, path: path, steps: [],
+            pending: pending, trace: trace, createdAt: createdAt)
+        self.plan = plan
+    }
+
+    /// Decisions are equal when their JSON is (steps compared by name, however they are kept).
+    public static func == (lhs: Decision, rhs: Decision) -> Bool {
+        lhs.id == rhs.id && lhs.device == rhs.device && lhs.outcome == rhs.outcome && lhs.source == rhs.source
+            && lhs.page == rhs.page && lhs.path == rhs.path && lhs.steps == rhs.steps && lhs.pending == rhs.pending
+            && lhs.warnings == rhs.warnings && lhs.trace == rhs.trace && lhs.createdAt == rhs.createdAt
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(device)
+        hasher.combine(outcome)
+        hasher.combine(source)
+        hasher.combine(page)
+        hasher.combine(path)
+        hasher.combine(steps)
+        hasher.combine(pending)
+        hasher.combine(warnings)
+        hasher.combine(trace)
+        hasher.combine(createdAt)
     }
 }
 

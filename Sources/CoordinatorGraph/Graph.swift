@@ -47,8 +47,6 @@ public final class PageDefinition: Sendable {
     public let back: String?
     /// Where the page is declared.
     public let location: SourceLocation
-    /// `id.description`, computed once: the description of the page when it has no arguments.
-    let idDescription: String
 
     /// A page definition from its parts.
     public init(
@@ -61,12 +59,6 @@ public final class PageDefinition: Sendable {
         self.requires = requires
         self.back = back
         self.location = location
-        self.idDescription = id.description
-    }
-
-    /// The description of `page`, a page of this definition: ``idDescription`` when it has no arguments.
-    func describe(_ page: Page) -> String {
-        page.arguments.isEmpty ? idDescription : page.description
     }
 }
 

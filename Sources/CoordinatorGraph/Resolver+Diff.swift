@@ -73,7 +73,7 @@ extension Resolver {
         }
         walk.note("\(name) is on the way to the page: it shows its root page \(root)")
         walk.emit(
-            .setRoot, coordinator, page: root, description: rootPageDescriptions[coordinator], resolver: self)
+            .setRoot, coordinator, page: root, resolver: self)
     }
 
     /// Dismisses, top-most first, the presented coordinators of the visible path at index `index` or above.
@@ -123,7 +123,7 @@ extension Resolver {
         let ownerName = names[owner]
         let stack = walk.state.stack(of: owner) ?? []
         func emit(_ action: Step.Action, _ page: Page, _ definition: PageDefinition) {
-            walk.emit(action, owner, page: page, description: definition.describe(page), resolver: self)
+            walk.emit(action, owner, page: page, resolver: self)
         }
         if let j = stack.lastIndex(of: page) {
             if j != stack.count - 1 {

@@ -96,7 +96,7 @@ extension Resolver {
         }
         walk.emit(.present, provider, parent: parent, resolver: self)
         if let root = rootPages[provider] {
-            walk.emit(.display, provider, page: root, description: rootPageDescriptions[provider], resolver: self)
+            walk.emit(.display, provider, page: root, resolver: self)
         }
         return found
     }
@@ -165,26 +165,27 @@ extension Resolver {
         guard let pending = walk.state.pending else {
             walk.note("no pending page")
             return FlowFinishedResult(
-                status: .nothingPending, decision: nil, state: deviceState(walk.state), steps: walk.steps)
+                status: .nothingPending, decision: nil, state: deviceState(walk.state), steps: walk.steps(self))
         }
         if pending.isExpired(at: now) {
             walk.note("pending \(pending.page) expired at \(pending.expiresAt): dropped")
             walk.state.pending = nil
             return FlowFinishedResult(
-                status: .expired, decision: nil, state: deviceState(walk.state), steps: walk.steps, expired: pending)
+                status: .expired, decision: nil, state: deviceState(walk.state), steps: walk.steps(self),
+                expired: pending)
         }
         guard walk.state.isSatisfied(pending.condition) else {
             walk.note("pending \(pending.page) still waits for \(pending.condition)")
             dropPendingIfGateStopped(walk: &walk)
             let status: FlowFinishedResult.Status = walk.state.pending == nil ? .gateStopped : .stillWaiting
             return FlowFinishedResult(
-                status: status, decision: nil, state: deviceState(walk.state), steps: walk.steps)
+                status: status, decision: nil, state: deviceState(walk.state), steps: walk.steps(self))
         }
         walk.note("resume \(pending.page)")
         let decision = try route(pending.page, walk: &walk, now: now, outcome: .resumed, metadata: metadata)
         return FlowFinishedResult(
             status: decision.outcome == .gated ? .gated : .resumed, decision: decision, state: deviceState(walk.state),
-            steps: walk.steps)
+            steps: walk.steps(self))
     }
 }
 

@@ -90,6 +90,8 @@ public final class Resolver: Sendable {
     let inlineNameIndex: InlineNameIndex?
     /// Coordinator names by index.
     let names: [String]
+    /// ``names`` escaped as in a JSON string, for writing decisions.
+    let escapedNames: EscapedTexts
     /// Each coordinator's `requires`, by index.
     let requirements: [[String]]
     let kinds: [CoordinatorKind]
@@ -104,8 +106,6 @@ public final class Resolver: Sendable {
     /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
     /// has no default.
     let rootPages: [Page?]
-    /// The descriptions of ``rootPages``, computed once.
-    let rootPageDescriptions: [String?]
     /// Each coordinator's first declared page.
     let rootDefinitions: [PageDefinition?]
     /// Each page's definition and the index of its coordinator (``Graph/page(_:)``'s table): one lookup per page.
@@ -121,6 +121,7 @@ public final class Resolver: Sendable {
         indexByName = index
         inlineNameIndex = InlineNameIndex(index)
         names = coordinators.map(\.name)
+        escapedNames = EscapedTexts(names)
         requirements = coordinators.map(\.requires)
         rootIndex = coordinators.firstIndex(where: { $0.kind == .app }) ?? 0
         kinds = coordinators.map(\.kind)
@@ -155,7 +156,6 @@ public final class Resolver: Sendable {
             c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
         }
         self.rootPages = rootPages
-        rootPageDescriptions = rootPages.map { $0?.description }
         rootDefinitions = coordinators.map(\.pages.first)
         var entries: [PageID: (definition: PageDefinition, owner: Int)] = [:]
         for (id, definition) in graph.pagesByID {
@@ -240,7 +240,7 @@ public final class Resolver: Sendable {
         } else {
             navigate(path, upTo: path.count, toFront: true, walk: &walk)
             arrangeStack(of: owner, for: page, definition: definition, coldStart: coldStart, walk: &walk)
-            walk.emit(.display, owner, page: page, description: definition.describe(page), resolver: self)
+            walk.emit(.display, owner, page: page, resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
             } else {
@@ -250,7 +250,7 @@ public final class Resolver: Sendable {
         }
         return Decision(
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: names(of: path, in: walk.state), steps: walk.steps, pending: pending, trace: walk.trace,
+            path: names(of: path, in: walk.state), plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
             createdAt: now)
     }
 
@@ -287,7 +287,7 @@ public final class Resolver: Sendable {
 
     /// Emits `activate app` unless the walk already starts with it.
     func activateRoot(walk: inout Walk) {
-        if let first = walk.steps.first, first.action == .activate, first.coordinator == names[rootIndex] { return }
+        if walk.plan.startsByActivating(rootIndex) { return }
         walk.emit(.activate, rootIndex, resolver: self)
     }
 
@@ -375,7 +375,8 @@ public struct ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A resolution in progress: the state as the steps so far leave it, the steps, and the trace when explaining.
 struct Walk {
     var state: NavigationState
-    var steps: [Step] = []
+    /// The steps so far, by index.
+    var plan = StepPlan()
     var trace: [String]?
     /// How many coordinators the walk looked at: parents weighed, coordinators checked, entered or dismissed (for
     /// tests: it must not grow with the graph).
@@ -384,20 +385,26 @@ struct Walk {
     init(state: NavigationState, explain: Bool) {
         self.state = state
         self.trace = explain ? [] : nil
-        steps.reserveCapacity(8)  // most decisions have fewer steps: one allocation
+        plan.entries.reserveCapacity(8)  // most decisions have fewer steps: one allocation
     }
 
-    /// Applies the step to the state and appends it, its coordinators named. `description` is the page's, when
-    /// the caller has it already.
+    /// Applies the step to the state and appends it to the plan.
     mutating func emit(
         _ action: Step.Action, _ coordinator: Int, parent: Int? = nil, child: Int? = nil, page: Page? = nil,
-        description: String? = nil, resolver: Resolver
+        resolver: Resolver
     ) {
         resolver.apply(action, coordinator, parent: parent, child: child, page: page, to: &state)
-        steps.append(
-            Step(
-                action, resolver.name(coordinator, in: state), child: child.map { resolver.name($0, in: state) },
-                parent: parent.map { resolver.name($0, in: state) }, page: description, pageValue: page))
+        plan.append(action, coordinator, child: child, parent: parent, page: page)
+    }
+
+    /// The plan so far, ready to be named and written.
+    func finishedPlan(_ resolver: Resolver) -> StepPlan {
+        plan.finished(by: resolver, foreign: state.foreign)
+    }
+
+    /// The steps so far, named.
+    func steps(_ resolver: Resolver) -> [Step] {
+        finishedPlan(resolver).steps
     }
 
     /// The state, moved out of the walk as it ends.

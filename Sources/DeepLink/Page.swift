@@ -289,13 +289,18 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             argument.value.writeJSON(into: &out)
         }
         JSON.writeRaw("},\"description\":", into: &out)
-        if arguments.isEmpty {
-            id.writeJSONString(into: &out)  // the description of a page without arguments is its id
-        } else {
-            var text = ByteWriter(capacity: 64)
-            writeDescription(into: &text)
-            text.withBytes { JSON.writeString(utf8: $0, into: &out) }
-        }
+        writeDescriptionJSONString(into: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends ``description`` as a quoted JSON string.
+    public func writeDescriptionJSONString(into out: inout ByteWriter) {
+        guard !arguments.isEmpty else {
+            id.writeJSONString(into: &out)  // the description of a page without arguments is its id
+            return
+        }
+        var text = ByteWriter(capacity: 64)
+        writeDescription(into: &text)
+        text.withBytes { JSON.writeString(utf8: $0, into: &out) }
     }
 }

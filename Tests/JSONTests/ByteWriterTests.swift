@@ -24,6 +24,29 @@ import Testing
         #expect(out.finish() == expected)
     }
 
+    /// Copies of every length up to 40 bytes (the short ones as overlapping words), from every offset of a source
+    /// and at every offset of the writer's buffer, keep exactly their bytes and touch nothing around them.
+    @Test func copiesOfEveryShortLengthKeepTheirBytes() {
+        let source = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        source.withUnsafeBytes { source in
+            for length in 0...40 {
+                for offset in 0..<(64 - length) {
+                    var out = ByteWriter(capacity: 16)
+                    var expected: [UInt8] = []
+                    for lead in 0..<(offset % 9) {
+                        out.append(UInt8(lead))
+                        expected.append(UInt8(lead))
+                    }
+                    out.append(source.baseAddress! + offset, count: length)
+                    expected += source[offset..<offset + length]
+                    out.append(0xEE)
+                    expected.append(0xEE)
+                    #expect(out.finish() == expected, "\(length) bytes from \(offset)")
+                }
+            }
+        }
+    }
+
     @Test func truncateUndoesAPartialWrite() {
         var out = ByteWriter()
         out.append("kept")

@@ -1,0 +1,164 @@
+import DeepLink
+import JSON
+
+/// A decision's steps as the resolver made them: each step a few indices, named only when it is read as a
+/// ``Step``, and written into the decision's text from names the resolver escaped once.
+///
+/// The resolver's walk appends an entry per step (no strings copied, no ``Step`` built); the decision keeps the
+/// plan, and ``Decision/steps`` names it when asked. Writing a decision (``Decision/writeJSON(into:)``) writes the
+/// plan's steps as the named steps would be written, byte for byte.
+struct StepPlan: Sendable {
+    /// One step: its action, its coordinator, the child or parent it involves and its page, by index (-1: none).
+    struct Entry: Sendable {
+        let action: Step.Action
+        /// The coordinator acted on.
+        let coordinator: Int32
+        /// The tab selected (`selectTab`).
+        let child: Int32
+        /// The coordinator started or presented under (`start`, `present`).
+        let parent: Int32
+        /// The page's place in ``StepPlan/pages`` (page steps).
+        let page: Int32
+    }
+
+    /// The steps in order.
+    var entries: [Entry] = []
+    /// The pages of the page steps.
+    var pages: [Page] = []
+    /// Names past the graph's coordinators, as the walk's state ended (see ``NavigationState/foreign``).
+    var foreign: [String] = []
+    /// The resolver whose graph the indices are of (`nil` until the walk ends).
+    var resolver: Resolver?
+
+    /// Appends a step.
+    mutating func append(_ action: Step.Action, _ coordinator: Int, child: Int?, parent: Int?, page: Page?) {
+        var slot: Int32 = -1
+        if let page {
+            slot = Int32(truncatingIfNeeded: pages.count)
+            pages.append(page)
+        }
+        entries.append(
+            Entry(
+                action: action, coordinator: Int32(truncatingIfNeeded: coordinator),
+                child: Int32(truncatingIfNeeded: child ?? -1), parent: Int32(truncatingIfNeeded: parent ?? -1),
+                page: slot))
+    }
+
+    /// The plan of a finished walk: its steps, named by `resolver` and by the walk's foreign names.
+    consuming func finished(by resolver: Resolver, foreign: [String]) -> StepPlan {
+        self.resolver = resolver
+        self.foreign = foreign
+        return self
+    }
+
+    /// The name of the coordinator at `index`.
+    func name(_ index: Int32, in resolver: Resolver) -> String {
+        let i = Int(index)
+        return i < resolver.names.count ? resolver.names[i] : foreign[i - resolver.names.count]
+    }
+
+    /// The steps, named.
+    var steps: [Step] {
+        guard let resolver else { preconditionFailure("a plan is read once its walk has ended") }
+        var steps: [Step] = []
+        steps.reserveCapacity(entries.count)
+        for entry in entries {
+            steps.append(
+                Step(
+                    entry.action, name(entry.coordinator, in: resolver),
+                    child: entry.child < 0 ? nil : name(entry.child, in: resolver),
+                    parent: entry.parent < 0 ? nil : name(entry.parent, in: resolver),
+                    pageValue: entry.page < 0 ? nil : pages[Int(entry.page)]))
+        }
+        return steps
+    }
+
+    /// True when the first step is `activate` of the coordinator at `index`.
+    func startsByActivating(_ index: Int) -> Bool {
+        guard let first = entries.first else { return false }
+        return first.action == .activate && Int(first.coordinator) == index
+    }
+
+    /// Appends the steps as a JSON array's elements (``Step/writeJSON(into:)`` of each named step, comma-separated).
+    func writeJSON(into out: inout ByteWriter) {
+        guard let resolver else { preconditionFailure("a plan is written once its walk has ended") }
+        // Entries and pages borrowed in place, not copied out of their arrays.
+        pages.withUnsafeBufferPointer { pages in
+            entries.withUnsafeBufferPointer { entries in
+                write(entries, pages: pages, resolver: resolver, into: &out)
+            }
+        }
+    }
+
+    private func write(
+        _ entries: UnsafeBufferPointer<Entry>, pages: UnsafeBufferPointer<Page>, resolver: Resolver,
+        into out: inout ByteWriter
+    ) {
+        for i in entries.indices {
+            let entry = entries[i]
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(entry.action.jsonHead)
+            writeName(entry.coordinator, resolver: resolver, into: &out)
+            out.append(UInt8(ascii: "\""))
+            if entry.child >= 0 {
+                out.append(#","child":""#)
+                writeName(entry.child, resolver: resolver, into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            if entry.parent >= 0 {
+                out.append(#","parent":""#)
+                writeName(entry.parent, resolver: resolver, into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            if entry.page >= 0 {
+                out.append(#","page":"#)
+                pages[Int(entry.page)].writeDescriptionJSONString(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends the name of the coordinator at `index`, escaped as in a JSON string: the resolver's text for the
+    /// graph's coordinators, escaped once when it was built.
+    @inline(__always)
+    private func writeName(_ index: Int32, resolver: Resolver, into out: inout ByteWriter) {
+        let i = Int(index)
+        guard i < resolver.names.count else {
+            JSON.writeStringContents(foreign[i - resolver.names.count], into: &out)
+            return
+        }
+        resolver.escapedNames.write(i, into: &out)
+    }
+}
+
+/// Texts by index, kept end to end in one buffer: the coordinators' names escaped as in a JSON string.
+struct EscapedTexts: Sendable {
+    private let bytes: [UInt8]
+    /// Where each text starts in ``bytes``, then where the last one ends.
+    private let bounds: [Int]
+
+    /// Each of `texts` escaped as the contents of a JSON string.
+    init(_ texts: [String]) {
+        var out = ByteWriter(capacity: texts.count * 16)
+        var bounds = [0]
+        for text in texts {
+            JSON.writeStringContents(text, into: &out)
+            bounds.append(out.count)
+        }
+        self.bytes = out.finish()
+        self.bounds = bounds
+    }
+
+    /// Appends the text at `index`.
+    @inline(__always)
+    func write(_ index: Int, into out: inout ByteWriter) {
+        bytes.withUnsafeBufferPointer { bytes in
+            bounds.withUnsafeBufferPointer { bounds in
+                let start = bounds[index]
+                let count = bounds[index + 1] - start
+                guard count > 0, let base = bytes.baseAddress else { return }
+                out.append(base + start, count: count)
+            }
+        }
+    }
+}
