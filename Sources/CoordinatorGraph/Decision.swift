@@ -79,10 +79,18 @@ public struct Decision: Sendable, Hashable {
         id: String, device: String?, outcome: Outcome, source: DecisionSource?, page: Page, path: [String],
         plan: StepPlan, pending: Pending?, trace: [String]?, createdAt: Timestamp
     ) {
-        self.init(
-            id: id, device: device, outcome: outcome, source: source, page: page, path: path, steps: [],
-            pending: pending, trace: trace, createdAt: createdAt)
+        self.id = id
+        self.device = device
+        self.outcome = outcome
+        self.source = source
+        self.page = page
+        self.path = path
+        self.namedSteps = []
         self.plan = plan
+        self.pending = pending
+        self.warnings = nil
+        self.trace = trace
+        self.createdAt = createdAt
     }
 
     /// Decisions are equal when their JSON is (steps compared by name, however they are kept).

@@ -315,12 +315,6 @@ public struct Resolution: Sendable, Hashable {
     /// The device's state after the decision's steps: persist it before replying.
     public var state: DeviceState { resolver.deviceState(navigation) }
 
-    /// The decision and the state, moved out rather than copied (a copy retains every string and array of both,
-    /// and the resolution's end releases them again).
-    public consuming func parts() -> (decision: Decision, state: DeviceState) {
-        (decision, resolver.deviceState(navigation))
-    }
-
     /// The decision alone, moved out, when the state is not wanted (a dry run).
     public consuming func takeDecision() -> Decision {
         decision

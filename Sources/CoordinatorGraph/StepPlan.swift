@@ -8,7 +8,8 @@ import JSON
 /// plan, and ``Decision/steps`` names it when asked. Writing a decision (``Decision/writeJSON(into:)``) writes the
 /// plan's steps as the named steps would be written, byte for byte.
 struct StepPlan: Sendable {
-    /// One step: its action, its coordinator, the child or parent it involves and its page, by index (-1: none).
+    /// One step: its action, its coordinator and the child or parent it involves by index (-1: none), and its
+    /// page.
     struct Entry: Sendable {
         let action: Step.Action
         /// The coordinator acted on.
@@ -17,14 +18,12 @@ struct StepPlan: Sendable {
         let child: Int32
         /// The coordinator started or presented under (`start`, `present`).
         let parent: Int32
-        /// The page's place in ``StepPlan/pages`` (page steps).
-        let page: Int32
+        /// The page (page steps).
+        let page: Page?
     }
 
     /// The steps in order.
     var entries: [Entry] = []
-    /// The pages of the page steps.
-    var pages: [Page] = []
     /// Names past the graph's coordinators, as the walk's state ended (see ``NavigationState/foreign``).
     var foreign: [String] = []
     /// The resolver whose graph the indices are of (`nil` until the walk ends).
@@ -32,16 +31,11 @@ struct StepPlan: Sendable {
 
     /// Appends a step.
     mutating func append(_ action: Step.Action, _ coordinator: Int, child: Int?, parent: Int?, page: Page?) {
-        var slot: Int32 = -1
-        if let page {
-            slot = Int32(truncatingIfNeeded: pages.count)
-            pages.append(page)
-        }
         entries.append(
             Entry(
                 action: action, coordinator: Int32(truncatingIfNeeded: coordinator),
                 child: Int32(truncatingIfNeeded: child ?? -1), parent: Int32(truncatingIfNeeded: parent ?? -1),
-                page: slot))
+                page: page))
     }
 
     /// The plan of a finished walk: its steps, named by `resolver` and by the walk's foreign names.
@@ -68,7 +62,7 @@ struct StepPlan: Sendable {
                     entry.action, name(entry.coordinator, in: resolver),
                     child: entry.child < 0 ? nil : name(entry.child, in: resolver),
                     parent: entry.parent < 0 ? nil : name(entry.parent, in: resolver),
-                    pageValue: entry.page < 0 ? nil : pages[Int(entry.page)]))
+                    pageValue: entry.page))
         }
         return steps
     }
@@ -82,37 +76,31 @@ struct StepPlan: Sendable {
     /// Appends the steps as a JSON array's elements (``Step/writeJSON(into:)`` of each named step, comma-separated).
     func writeJSON(into out: inout ByteWriter) {
         guard let resolver else { preconditionFailure("a plan is written once its walk has ended") }
-        // Entries and pages borrowed in place, not copied out of their arrays.
-        pages.withUnsafeBufferPointer { pages in
-            entries.withUnsafeBufferPointer { entries in
-                write(entries, pages: pages, resolver: resolver, into: &out)
-            }
-        }
+        // Entries borrowed in place, not copied out of their array.
+        entries.withUnsafeBufferPointer { entries in write(entries, resolver: resolver, into: &out) }
     }
 
     private func write(
-        _ entries: UnsafeBufferPointer<Entry>, pages: UnsafeBufferPointer<Page>, resolver: Resolver,
-        into out: inout ByteWriter
+        _ entries: UnsafeBufferPointer<Entry>, resolver: Resolver, into out: inout ByteWriter
     ) {
         for i in entries.indices {
-            let entry = entries[i]
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(entry.action.jsonHead)
-            writeName(entry.coordinator, resolver: resolver, into: &out)
+            out.append(entries[i].action.jsonHead)
+            writeName(entries[i].coordinator, resolver: resolver, into: &out)
             out.append(UInt8(ascii: "\""))
-            if entry.child >= 0 {
+            if entries[i].child >= 0 {
                 out.append(#","child":""#)
-                writeName(entry.child, resolver: resolver, into: &out)
+                writeName(entries[i].child, resolver: resolver, into: &out)
                 out.append(UInt8(ascii: "\""))
             }
-            if entry.parent >= 0 {
+            if entries[i].parent >= 0 {
                 out.append(#","parent":""#)
-                writeName(entry.parent, resolver: resolver, into: &out)
+                writeName(entries[i].parent, resolver: resolver, into: &out)
                 out.append(UInt8(ascii: "\""))
             }
-            if entry.page >= 0 {
+            if let page = entries[i].page {
                 out.append(#","page":"#)
-                pages[Int(entry.page)].writeDescriptionJSONString(into: &out)
+                page.writeDescriptionJSONString(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

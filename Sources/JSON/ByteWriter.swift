@@ -134,13 +134,12 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// The bytes written, as an array (the writer's buffer is freed).
+    ///
+    /// Copied through `Array.init(_:)` of a buffer, which is specialized where it is called;
+    /// `init(unsafeUninitializedCapacity:initializingWith:)` allocated through a generic path that cost more than
+    /// the copy.
     public consuming func finish() -> [UInt8] {
-        let used = used
-        let base = base
-        return [UInt8](unsafeUninitializedCapacity: used) { buffer, initialized in
-            if let target = buffer.baseAddress { target.update(from: base, count: used) }
-            initialized = used
-        }
+        Array(UnsafeBufferPointer(start: base, count: used))
     }
 
     /// Makes room for `additional` more bytes: at least doubles, so appends stay amortized O(1).

@@ -171,21 +171,16 @@ extension RouterService {
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
-        var decision: Decision
-        let next: DeviceState?
+        let resolution: Resolution
         do {
-            let resolution = try config.resolver.resolve(
+            resolution = try config.resolver.resolve(
                 target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
-            // A dry run leaves the device as it was: its next state is not even named.
-            if dryRun || device == nil {
-                decision = resolution.takeDecision()
-                next = nil
-            } else {
-                (decision, next) = resolution.parts()
-            }
         } catch {
             throw mapResolveError(error)
         }
+        // A dry run leaves the device as it was: its next state is not even named.
+        let next = dryRun || device == nil ? nil : resolution.state
+        var decision = resolution.takeDecision()
         decision.warnings = warnings
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText
