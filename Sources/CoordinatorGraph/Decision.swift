@@ -60,24 +60,17 @@ public struct Decision: Sendable, Hashable {
         path: [String], steps: [Step], pending: Pending? = nil, warnings: [String]? = nil, trace: [String]? = nil,
         createdAt: Timestamp
     ) {
-        self.id = id
-        self.device = device
-        self.outcome = outcome
-        self.source = source
-        self.page = page
-        self.path = path
-        self.namedSteps = steps
-        self.plan = nil
-        self.pending = pending
-        self.warnings = warnings
-        self.trace = trace
-        self.createdAt = createdAt
+        self.init(
+            id: id, device: device, outcome: outcome, source: source, page: page, path: path, namedSteps: steps,
+            plan: nil, pending: pending, warnings: warnings, trace: trace, createdAt: createdAt)
     }
 
-    /// A decision whose steps are the resolver's `plan`.
+    /// A decision whose steps are `namedSteps`, or the resolver's `plan` (each field set directly: the resolver
+    /// makes one per request, and a delegating initializer copied it).
     init(
         id: String, device: String?, outcome: Outcome, source: DecisionSource?, page: Page, path: [String],
-        plan: StepPlan, pending: Pending?, trace: [String]?, createdAt: Timestamp
+        namedSteps: [Step] = [], plan: StepPlan?, pending: Pending?, warnings: [String]? = nil, trace: [String]?,
+        createdAt: Timestamp
     ) {
         self.id = id
         self.device = device
@@ -85,10 +78,10 @@ public struct Decision: Sendable, Hashable {
         self.source = source
         self.page = page
         self.path = path
-        self.namedSteps = []
+        self.namedSteps = namedSteps
         self.plan = plan
         self.pending = pending
-        self.warnings = nil
+        self.warnings = warnings
         self.trace = trace
         self.createdAt = createdAt
     }
