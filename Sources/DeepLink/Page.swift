@@ -127,6 +127,13 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True when the value's description is its text as it is, or that text between quotes: a string value with
+    /// no byte its Swift literal escapes (a quote, a backslash, a control character, DEL).
+    var isDescribedPlainly: Bool {
+        guard case .string(let text) = self else { return true }
+        return text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+    }
+
     /// Appends ``swiftStringLiteral(_:)`` of `s` as UTF-8 (the escapes are all ASCII, so bytes map one by one).
     static func writeSwiftStringLiteral(_ s: String, into out: inout ByteWriter) {
         out.append(UInt8(ascii: "\""))
@@ -294,13 +301,47 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends ``description`` as a quoted JSON string.
+    ///
+    /// When no argument's text needs an escape (the common case: its string values hold no quote, backslash or
+    /// control character), the description is written in place, each string value's quotes escaped; otherwise it
+    /// is built first and then escaped.
     public func writeDescriptionJSONString(into out: inout ByteWriter) {
         guard !arguments.isEmpty else {
             id.writeJSONString(into: &out)  // the description of a page without arguments is its id
             return
         }
-        var text = ByteWriter(capacity: 64)
-        writeDescription(into: &text)
-        text.withBytes { JSON.writeString(utf8: $0, into: &out) }
+        guard arguments.allSatisfy(\.value.isDescribedPlainly) else {
+            var text = ByteWriter(capacity: 64)
+            writeDescription(into: &text)
+            text.withBytes { JSON.writeString(utf8: $0, into: &out) }
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        JSON.writeStringContents(id.coordinator, into: &out)
+        out.append(UInt8(ascii: "."))
+        JSON.writeStringContents(id.name, into: &out)
+        out.append(UInt8(ascii: "("))
+        for (i, argument) in arguments.enumerated() {
+            if i > 0 { JSON.writeRaw(", ", into: &out) }
+            JSON.writeStringContents(argument.label, into: &out)
+            JSON.writeRaw(": ", into: &out)
+            switch argument.value {
+            case .string(let text):
+                JSON.writeRaw("\\\"", into: &out)
+                JSON.writeStringContents(text, into: &out)
+                JSON.writeRaw("\\\"", into: &out)
+            case .uuid(let uuid):
+                JSON.writeRaw("\\\"", into: &out)
+                out.append(utf8: uuid.uuidString)
+                JSON.writeRaw("\\\"", into: &out)
+            case .int, .bool:
+                argument.value.writeDescription(into: &out)
+            case .enumCase(let name):
+                out.append(UInt8(ascii: "."))
+                JSON.writeStringContents(name, into: &out)
+            }
+        }
+        out.append(UInt8(ascii: ")"))
+        out.append(UInt8(ascii: "\""))
     }
 }

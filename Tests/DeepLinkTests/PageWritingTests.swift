@@ -23,6 +23,28 @@ import Testing
         #expect(!literal.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
     }
 
+    /// The description written as a JSON string, in place or built first, is the description escaped.
+    @Test(arguments: odd + ["plain", "ünï ✓", "sp ace", "del\u{7f}"])
+    func descriptionIsWrittenAsTheEscapedDescription(text: String) {
+        let uuid = UUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
+        let values: [Value] = [.string(text), .int(-3), .bool(true), .uuid(uuid), .enumCase("price"), .string("S")]
+        for count in 1...values.count {
+            for first in values.indices {
+                let arguments = (0..<count).map { i in
+                    Page.Argument(label: "a\(i)", value: values[(first + i) % values.count])
+                }
+                let page = Page(id: PageID(coordinator: "cart", name: "offer"), arguments: arguments)
+                var written = ByteWriter()
+                page.writeDescriptionJSONString(into: &written)
+                var expected = ByteWriter()
+                JSON.writeString(page.description, into: &expected)
+                let got = String(decoding: written.finish(), as: UTF8.self)
+                let escaped = String(decoding: expected.finish(), as: UTF8.self)
+                #expect(got == escaped)
+            }
+        }
+    }
+
     @Test(arguments: odd)
     func writtenPageIsTheTreeSerialized(text: String) {
         let uuid = UUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
