@@ -1,13 +1,25 @@
 import JSON
 
-/// Names to integers for names that are inline ASCII strings, found by their two words: a multiply-and-shift of
-/// the words and a probe of an open-addressed array, instead of SipHash over the bytes and a string comparison.
+/// Names (or pairs of names) to integers for names that are inline ASCII strings, found by their words: a
+/// multiply-and-shift of the words and a probe of an open-addressed array, instead of SipHash over the bytes and a
+/// string comparison.
 ///
-/// Built only when every name is an inline ASCII string (``init(_:)`` answers `nil` otherwise); a query that is not
-/// one is for the caller to look up another way.
+/// Built only when every name is an inline ASCII string (the initializers answer `nil` otherwise); a query that is
+/// not one is for the caller to look up another way.
 struct InlineNameIndex: Sendable {
-    /// The keys' words, by slot; a slot whose value is -1 is empty.
-    private let keys: [(UInt64, UInt64)]
+    /// A key: the two words of a name, then the two words of the second name of a pair (zeros for a single name;
+    /// an inline string's second word is never zero, its top byte holds its count).
+    struct Key: Equatable, Sendable {
+        var words: (UInt64, UInt64, UInt64, UInt64)
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
+                && lhs.words.3 == rhs.words.3
+        }
+    }
+
+    /// The keys, by slot; a slot whose value is -1 is empty.
+    private let keys: [Key]
     /// The values, by slot; -1 for an empty slot.
     private let values: [Int32]
     /// How far to shift the mixed words to get a slot: 64 minus the log2 of the slot count.
@@ -15,17 +27,39 @@ struct InlineNameIndex: Sendable {
 
     /// A table of `entries`, or `nil` when a name is not an inline ASCII string or a value does not fit 31 bits.
     init?(_ entries: [String: Int]) {
+        var keyed: [(Key, Int)] = []
+        keyed.reserveCapacity(entries.count)
+        for (name, value) in entries {
+            guard let words = InlineASCII.words(of: name) else { return nil }
+            keyed.append((Key(words: (words.0, words.1, 0, 0)), value))
+        }
+        self.init(keyed)
+    }
+
+    /// A table of pairs of names, or `nil` when a name is not an inline ASCII string or a value does not fit 31
+    /// bits.
+    init?(pairs entries: [(first: String, second: String, value: Int)]) {
+        var keyed: [(Key, Int)] = []
+        keyed.reserveCapacity(entries.count)
+        for (first, second, value) in entries {
+            guard let a = InlineASCII.words(of: first), let b = InlineASCII.words(of: second) else { return nil }
+            keyed.append((Key(words: (a.0, a.1, b.0, b.1)), value))
+        }
+        self.init(keyed)
+    }
+
+    private init?(_ entries: [(Key, Int)]) {
         var bits: UInt64 = 2
         while (1 << bits) < 2 * entries.count { bits += 1 }
         let size = 1 << Int(bits)
-        var keys = [(UInt64, UInt64)](repeating: (0, 0), count: size)
+        var keys = [Key](repeating: Key(words: (0, 0, 0, 0)), count: size)
         var values = [Int32](repeating: -1, count: size)
         shift = 64 - bits
-        for (name, value) in entries {
-            guard let words = InlineASCII.words(of: name), value >= 0, value <= Int(Int32.max) else { return nil }
-            var slot = Self.slot(words, shift: shift)
+        for (key, value) in entries {
+            guard value >= 0, value <= Int(Int32.max) else { return nil }
+            var slot = Self.slot(key, shift: shift)
             while values[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            keys[slot] = words
+            keys[slot] = key
             values[slot] = Int32(value)
         }
         self.keys = keys
@@ -34,19 +68,31 @@ struct InlineNameIndex: Sendable {
 
     /// The value of the name whose words are `words`, or `nil` when the table does not have it.
     func value(of words: (UInt64, UInt64)) -> Int? {
+        value(of: Key(words: (words.0, words.1, 0, 0)))
+    }
+
+    /// The value of the pair of names whose words are `first` and `second`, or `nil` when the table does not
+    /// have it.
+    func value(of first: (UInt64, UInt64), _ second: (UInt64, UInt64)) -> Int? {
+        value(of: Key(words: (first.0, first.1, second.0, second.1)))
+    }
+
+    private func value(of key: Key) -> Int? {
         let mask = values.count - 1
-        var slot = Self.slot(words, shift: shift)
+        var slot = Self.slot(key, shift: shift)
         while true {
             let value = values[slot]
             if value < 0 { return nil }
-            if keys[slot] == words { return Int(value) }
+            if keys[slot] == key { return Int(value) }
             slot = (slot + 1) & mask
         }
     }
 
-    /// The first slot of `words`: both words mixed, the top bits of a multiplication by a large odd constant.
-    private static func slot(_ words: (UInt64, UInt64), shift: UInt64) -> Int {
-        let mixed = (words.0 ^ (words.1 &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+    /// The first slot of `key`: its words mixed, the top bits of a multiplication by a large odd constant.
+    private static func slot(_ key: Key, shift: UInt64) -> Int {
+        let first = key.words.0 ^ (key.words.1 &* 0x9E37_79B9_7F4A_7C15)
+        let second = key.words.2 ^ (key.words.3 &* 0xD6E8_FEB8_6659_FD93)
+        let mixed = (first ^ (second &* 0x94D0_49BB_1331_11EB)) &* 0xBF58_476D_1CE4_E5B9
         return Int(truncatingIfNeeded: mixed >> shift)
     }
 }

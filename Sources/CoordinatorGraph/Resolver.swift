@@ -110,6 +110,11 @@ public final class Resolver: Sendable {
     let rootDefinitions: [PageDefinition?]
     /// Each page's definition and the index of its coordinator (``Graph/page(_:)``'s table): one lookup per page.
     let pageEntries: [PageID: (definition: PageDefinition, owner: Int)]
+    /// ``pageEntries`` by their two names' words, when every page's coordinator and case name is an inline ASCII
+    /// string (see ``pageEntry(_:)``); its values index ``pageEntryList``.
+    let inlinePageIndex: InlineNameIndex?
+    /// The entries of ``inlinePageIndex``.
+    let pageEntryList: [(definition: PageDefinition, owner: Int)]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
     /// without coordinators is a programming error).
@@ -162,6 +167,10 @@ public final class Resolver: Sendable {
             if let owner = index[id.coordinator] { entries[id] = (definition, owner) }
         }
         pageEntries = entries
+        let list = Array(entries)
+        pageEntryList = list.map(\.value)
+        inlinePageIndex = InlineNameIndex(
+            pairs: list.enumerated().map { (first: $1.key.coordinator, second: $1.key.name, value: $0) })
     }
 
     /// Resolves `page` for a device in `state` (`nil`: a device never seen, resolved as a cold start with no
@@ -281,8 +290,16 @@ public final class Resolver: Sendable {
     }
 
     /// The definition of the page `id` and the index of its coordinator, if declared.
+    ///
+    /// Found by the words of its two names when they are inline ASCII strings and the table was built (as for
+    /// ``coordinatorIndex(_:)``); otherwise by the dictionary, which compares as `String` does.
     func pageEntry(_ id: PageID) -> (definition: PageDefinition, owner: Int)? {
-        pageEntries[id]
+        if let inlinePageIndex, let coordinator = InlineASCII.words(of: id.coordinator),
+            let name = InlineASCII.words(of: id.name)
+        {
+            return inlinePageIndex.value(of: coordinator, name).map { pageEntryList[$0] }
+        }
+        return pageEntries[id]
     }
 
     /// Emits `activate app` unless the walk already starts with it.

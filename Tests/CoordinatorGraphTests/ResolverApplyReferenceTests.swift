@@ -310,6 +310,46 @@ import Testing
         }
     }
 
+    @Test(arguments: [0, 1, 5, 300, 5_000])
+    func findsEveryPairAndNothingElse(count: Int) throws {
+        var entries: [String: Int] = [:]  // "coordinator.name" to value
+        var pairs: [(first: String, second: String, value: Int)] = []
+        for i in 0..<count {
+            let (first, second) = ("c\(i % 37)", i % 3 == 0 ? "p\(i)" : "page-no-\(i)")
+            pairs.append((first, second, i * 3))
+            entries[first + "." + second] = i * 3
+        }
+        let index = try #require(InlineNameIndex(pairs: pairs))
+        func value(_ first: String, _ second: String) -> Int? {
+            index.value(of: InlineASCII.words(of: first)!, InlineASCII.words(of: second)!)
+        }
+        for (first, second, expected) in pairs { #expect(value(first, second) == expected, "\(first).\(second)") }
+        // The same names paired otherwise, a pair's names swapped, and a single name are not pairs of the table.
+        for (first, second) in [
+            ("c1", "p0"), ("c0", "p1"), ("p0", "c0"), ("c0", "p37"), ("c0", ""), ("", "c0"), ("c36", "p36"),
+        ] {
+            #expect(value(first, second) == entries[first + "." + second], "\(first).\(second)")
+        }
+        #expect(InlineNameIndex(pairs: [("cart", "sixteen-bytes-xx", 1)]) == nil)
+        #expect(InlineNameIndex(pairs: [("caf\u{E9}", "home", 1)]) == nil)
+    }
+
+    /// Pages are found as the dictionary of page ids finds them, inline or not.
+    @Test func pageEntryFindsWhatTheDictionaryFinds() {
+        let resolver = Shop.resolver
+        #expect(resolver.inlinePageIndex != nil)
+        var queries = Array(resolver.pageEntries.keys)
+        queries += [
+            PageID(coordinator: "cart", name: "nope"), PageID(coordinator: "nope", name: "cart"),
+            PageID(coordinator: "c\u{61}rt", name: "offer"), PageID(coordinator: "cart", name: "offer-longer-than-15"),
+            PageID(coordinator: "ca\u{301}rt", name: "offer"),
+        ]
+        for id in queries {
+            #expect(resolver.pageEntry(id)?.definition.id == resolver.pageEntries[id]?.definition.id, "\(id)")
+            #expect(resolver.pageEntry(id)?.owner == resolver.pageEntries[id]?.owner, "\(id)")
+        }
+    }
+
     @Test func isNotBuiltUnlessEveryNameIsInlineASCII() {
         #expect(InlineNameIndex(["cart": 0, "sixteen-bytes-xx": 1]) == nil)
         #expect(InlineNameIndex(["cart": 0, "caf\u{E9}": 1]) == nil)

@@ -178,6 +178,23 @@ import Varlink
         #expect(f.entries().filter { $0.event == .decisionMade }.count == 1)
     }
 
+    /// `GetStats` counts decisions by outcome and routed payloads by format, each case under its name.
+    @Test func outcomesAndFormatsAreCountedByName() throws {
+        let f = try Fixture()
+        let apns: JSON = ["aps": ["alert": "x"], "deeplink": "shop://offers/A"]
+        let fcm: JSON = ["message": ["data": ["deeplink": "shop://cart/checkout"]]]
+        for (method, parameters) in [
+            ("Route", ["payload": apns, "dryRun": true]), ("Route", ["payload": fcm, "dryRun": true]),
+            ("Route", ["payload": apns, "dryRun": true]), ("Resolve", ["link": "shop://cart", "dryRun": true]),
+            ("Resolve", ["link": "shop://offers/B", "dryRun": true]),
+        ] as [(String, JSONObject)] {
+            #expect(try f.call(method, parameters)["parameters"]?["decision"] != nil, "\(method) \(parameters)")
+        }
+        let stats = f.service.statsJSON()
+        #expect(stats["outcomes"] == ["gated": 1, "routed": 4])
+        #expect(stats["formats"] == ["apns": 2, "fcm": 1, "link": 2])
+    }
+
     @Test func finishingACoordinatorThatProvidesNothingSaysWhy() throws {
         let f = try Fixture()
         _ = try f.call("Resolve", ["device": "d1", "link": "shop://cart"])

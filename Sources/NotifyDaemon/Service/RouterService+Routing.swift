@@ -112,7 +112,7 @@ extension RouterService {
             }
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
         }
-        stats.byFormat[reading.format, default: 0] += 1
+        stats.byFormat.add(reading.format)
         let explain = p.explain
         switch config.graph.target(for: reading.candidates, explain: explain) {
         case .success(let target):
@@ -133,7 +133,7 @@ extension RouterService {
         -> MethodResult
     {
         let explain = p.explain
-        stats.byFormat[.link, default: 0] += 1
+        stats.byFormat.add(.link)
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
         switch config.graph.target(for: [candidate], explain: explain) {
         case .success(let target):
@@ -271,7 +271,7 @@ extension RouterService {
 
     func countAndJournal(_ details: consuming DecisionJournalDetails) {
         stats.decisions += 1
-        stats.byOutcome[details.decision.outcome, default: 0] += 1
+        stats.byOutcome.add(details.decision.outcome)
         journal.log(.decisionMade, priority: .info, details: consume details)
     }
 

@@ -50,8 +50,8 @@ struct LatencyHistogram {
 struct Stats {
     var requests = 0
     var decisions = 0
-    var byOutcome: [Decision.Outcome: Int] = [:]
-    var byFormat: [PayloadFormat: Int] = [:]
+    var byOutcome = CaseCounts<Decision.Outcome>()
+    var byFormat = CaseCounts<PayloadFormat>()
     var errors: [String: Int] = [:]
     var rejectedPayloads = 0
     var protocolViolations = 0
@@ -70,7 +70,23 @@ struct Stats {
     }
 
     /// Counts keyed by an enum's raw value (outcomes, formats), for `GetStats`.
-    static func object<Key: RawRepresentable<String>>(_ counts: [Key: Int]) -> JSON {
-        object(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
+    static func object<Key: RawRepresentable<String>>(_ counts: CaseCounts<Key>) -> JSON {
+        object(Dictionary(uniqueKeysWithValues: counts.entries.map { ($0.key.rawValue, $0.count) }))
+    }
+}
+
+/// Counts per case of a small enum (outcomes, payload formats): a short list searched by comparing cases, where a
+/// dictionary hashed the case on every request.
+struct CaseCounts<Key: Equatable> {
+    /// Each case counted at least once, with its count, in the order first seen.
+    private(set) var entries: [(key: Key, count: Int)] = []
+
+    /// Counts `key` once more.
+    mutating func add(_ key: Key) {
+        for i in entries.indices where entries[i].key == key {
+            entries[i].count += 1
+            return
+        }
+        entries.append((key, 1))
     }
 }
