@@ -62,6 +62,11 @@ enum PayloadPath {
         return int
     }
 
+    /// Checks that the value is a number (without converting it), or a `wrongType` error naming `path`.
+    static func checkNumber(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) {
+        guard value.isNumber else { throw wrongType(path(), expected: "a number", found: value) }
+    }
+
     /// The value as a number, or a `wrongType` error naming `path`.
     static func number(_ value: some JSONReadable, _ path: @autoclosure () -> String) throws(PayloadError) -> Double {
         guard let number = value.numberValue else { throw wrongType(path(), expected: "a number", found: value) }

@@ -73,7 +73,7 @@ extension PayloadReader {
             case .integer:
                 _ = try PayloadPath.integer(value, PayloadPath.child(path(), key.string))
             case .number:
-                _ = try PayloadPath.number(value, PayloadPath.child(path(), key.string))
+                try PayloadPath.checkNumber(value, PayloadPath.child(path(), key.string))
             case .object:
                 _ = try PayloadPath.object(value, PayloadPath.child(path(), key.string))
             case .stringArray:

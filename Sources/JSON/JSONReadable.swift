@@ -18,6 +18,8 @@ public protocol JSONReadable {
     var isObject: Bool { get }
     /// True for a string.
     var isString: Bool { get }
+    /// True for a number (checked without converting it).
+    var isNumber: Bool { get }
     /// The string, or `nil` for any other kind.
     var stringValue: String? { get }
     /// The integer (a double with no fraction counts), or `nil`.
@@ -56,6 +58,14 @@ extension JSON: JSONReadable {
     public var isObject: Bool {
         if case .object = self { return true }
         return false
+    }
+
+    /// True for a number.
+    public var isNumber: Bool {
+        switch self {
+        case .int, .double: return true
+        default: return false
+        }
     }
 
     /// True for a string.

@@ -325,6 +325,9 @@ extension JSONTape {
         /// True for a string.
         public var isString: Bool { node.kind == .string || node.kind == .escapedString }
 
+        /// True for a number (a fraction is not converted to tell).
+        public var isNumber: Bool { node.kind == .int || node.kind == .double }
+
         /// The JSON kind as a word, as ``JSON/kindName`` says it.
         public var kindName: String {
             switch node.kind {
