@@ -5,53 +5,42 @@
 /// which reports the error or reads the document. Rare cases are handed to ``JSONParser`` itself: strings with
 /// escapes, numbers that are not short integers, and the UTF-8 check of strings with non-ASCII bytes.
 struct TapeParser {
-    /// Why reading stopped before the end.
+    /// Why reading stopped before the end: the document is left to the tree parser.
     enum Stop: Error {
-        /// The document is left to the tree parser.
         case leftToTree
-        /// The nodes did not fit in the capacity given.
-        case full
-    }
-
-    /// What reading a document came to.
-    enum Outcome {
-        /// The document is on the tape, in this many nodes.
-        case parsed(Int)
-        /// The tree parser must read it.
-        case leftToTree
-        /// It needs more nodes than the capacity given.
-        case full
     }
 
     let bytes: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
-    let nodes: UnsafeMutablePointer<JSONTape.Node>
-    let capacity: Int
+    /// Where the nodes go; grown when full.
+    let buffer: NodeBuffer
+    /// ``buffer``'s nodes and capacity, as of its last growth.
+    var nodes: UnsafeMutablePointer<JSONTape.Node>
+    var capacity: Int
     var index = 0
     var depth = 0
     var nodeCount = 0
 
-    init(
-        bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, nodes: UnsafeMutablePointer<JSONTape.Node>,
-        capacity: Int
-    ) {
+    init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, buffer: NodeBuffer) {
         self.bytes = bytes
         self.count = count
         self.maxDepth = maxDepth
-        self.nodes = nodes
-        self.capacity = capacity
+        self.buffer = buffer
+        nodes = buffer.base
+        capacity = buffer.capacity
     }
 
-    /// Reads one value surrounded by whitespace, and nothing else.
-    mutating func parseDocument() -> Outcome {
+    /// Reads one value surrounded by whitespace, and nothing else: the number of nodes, or `nil` when the document
+    /// is left to the tree parser.
+    mutating func parseDocument() -> Int? {
         do {
             skipWhitespace()
             try value()
             skipWhitespace()
-            return index == count ? .parsed(nodeCount) : .leftToTree
+            return index == count ? nodeCount : nil
         } catch {
-            return error == .full ? .full : .leftToTree
+            return nil
         }
     }
 
@@ -79,10 +68,18 @@ struct TapeParser {
     // MARK: nodes
 
     @inline(__always)
-    mutating func append(_ node: JSONTape.Node) throws(Stop) {
-        guard nodeCount < capacity else { throw .full }
+    mutating func append(_ node: JSONTape.Node) {
+        if nodeCount == capacity { grow() }
         nodes[nodeCount] = node
         nodeCount &+= 1
+    }
+
+    /// Doubles the buffer (rare: the tape keeps its buffer from one document to the next).
+    @inline(never)
+    mutating func grow() {
+        buffer.grow(keeping: nodeCount)
+        nodes = buffer.base
+        capacity = buffer.capacity
     }
 
     @inline(__always)
@@ -105,18 +102,18 @@ struct TapeParser {
         case UInt8(ascii: "\""):
             var string = try string()
             string.next = Int32(truncatingIfNeeded: next)
-            try append(string)
+            append(string)
         case UInt8(ascii: "{"): try object()
         case UInt8(ascii: "["): try array()
         case UInt8(ascii: "t"):
             try literal("true")
-            try append(node(.bool, start: start, length: 4, next: next, flag: true))
+            append(node(.bool, start: start, length: 4, next: next, flag: true))
         case UInt8(ascii: "f"):
             try literal("false")
-            try append(node(.bool, start: start, length: 5, next: next, flag: false))
+            append(node(.bool, start: start, length: 5, next: next, flag: false))
         case UInt8(ascii: "n"):
             try literal("null")
-            try append(node(.null, start: start, length: 4, next: next))
+            append(node(.null, start: start, length: 4, next: next))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try number()
         default:
@@ -189,14 +186,14 @@ struct TapeParser {
         if i > digits, ends, !leadingZero {
             index = i
             let value = negative ? -Int(magnitude) : Int(magnitude)
-            try append(node(.int, start: start, length: i &- start, next: next, bits: UInt64(UInt(bitPattern: value))))
+            append(node(.int, start: start, length: i &- start, next: next, bits: UInt64(UInt(bitPattern: value))))
             return
         }
         if let end = finiteFraction(from: digits) {
             // A fraction without an exponent and with at most 308 digits before the point is finite: it is
             // converted only if it is read.
             index = end
-            try append(node(.double, start: start, length: end &- start, next: next, flag: false))
+            append(node(.double, start: start, length: end &- start, next: next, flag: false))
             return
         }
         var parser = treeParser(at: start)
@@ -209,10 +206,10 @@ struct TapeParser {
         index = parser.index
         switch number {
         case .int(let int):
-            try append(
+            append(
                 node(.int, start: start, length: index &- start, next: next, bits: UInt64(UInt(bitPattern: int))))
         case .double(let double):
-            try append(
+            append(
                 node(.double, start: start, length: index &- start, next: next, flag: true, bits: double.bitPattern))
         default:
             preconditionFailure("a number parses to a number")
@@ -243,7 +240,7 @@ struct TapeParser {
         depth &+= 1
         guard depth <= maxDepth else { throw .leftToTree }
         let head = nodeCount
-        try append(node(kind, start: index, length: 0, next: 0))
+        append(node(kind, start: index, length: 0, next: 0))
         index &+= 1
         skipWhitespace()
         return head
@@ -286,7 +283,7 @@ struct TapeParser {
                 key.bits = keyPrefix(start: Int(key.start), length: Int(key.length))
                 if isDuplicate(key, amongKeysFrom: head &+ 1) { throw .leftToTree }
                 key.next = Int32(truncatingIfNeeded: nodeCount &+ 1)
-                try append(key)
+                append(key)
                 skipWhitespace()
                 guard index < count, bytes[index] == UInt8(ascii: ":") else { throw .leftToTree }
                 index &+= 1

@@ -38,17 +38,14 @@ public struct JSONTape: Sendable {
         /// tell most keys apart without comparing their bytes.
         @usableFromInline var bits: UInt64
 
-        /// A slot not written yet.
-        static let empty = Node(kind: .null, flag: false, start: 0, length: 0, next: 0, count: 0, bits: 0)
     }
 
     /// Objects with more keys than this are left to the tree parser, which checks duplicates with a set.
     public static let maxObjectMembers = 32
 
-    /// Room for nodes: every element is a slot the parser may write, and the first ``nodeCount`` hold the last
-    /// document. Parsing writes through a pointer with one bound check per node; a document that needs more
-    /// slots grows the buffer and is parsed again from its start (see ``parse(_:maxDepth:)``).
-    @usableFromInline private(set) var slots: [Node] = []
+    /// The nodes, in a buffer the parser writes through a pointer and grows in place (nodes refer to each other by
+    /// index, so moving them is safe); shared by copies of the tape until one of them parses.
+    @usableFromInline private(set) var buffer: NodeBuffer?
 
     /// How many nodes the last document parsed has (0 when it was left to the tree parser).
     public private(set) var nodeCount = 0
@@ -57,52 +54,33 @@ public struct JSONTape: Sendable {
     public init() {}
 
     /// How many nodes the tape holds before it grows.
-    public var capacity: Int { slots.count }
+    public var capacity: Int { buffer?.capacity ?? 0 }
 
     /// An empty tape with room for `capacity` nodes before it grows (a document has about one node per 8 bytes).
     public init(capacity: Int) {
-        slots = Array(repeating: Node.empty, count: Swift.max(capacity, 0))
+        buffer = NodeBuffer(capacity: capacity)
     }
 
     /// The nodes of the last document parsed, in document order.
-    public var nodes: ArraySlice<Node> { slots[0..<nodeCount] }
+    public var nodes: [Node] {
+        guard let buffer else { return [] }
+        return Array(UnsafeBufferPointer(start: buffer.base, count: nodeCount))
+    }
 
     /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
     /// (see ``JSONTape``).
     public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
         nodeCount = 0
         guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return false }
-        let document = base.assumingMemoryBound(to: UInt8.self)
-        while true {
-            if slots.isEmpty { grow(for: bytes.count) }
-            let outcome = slots.withUnsafeMutableBufferPointer { slots in
-                var parser = TapeParser(
-                    bytes: document, count: bytes.count, maxDepth: maxDepth, nodes: slots.baseAddress!,
-                    capacity: slots.count)
-                return parser.parseDocument()
-            }
-            switch outcome {
-            case .parsed(let count):
-                nodeCount = count
-                return true
-            case .leftToTree:
-                return false
-            case .full:
-                grow(for: bytes.count)
-            }
-        }
+        // A buffer shared with a copy of this tape is left to the copy.
+        if buffer == nil || !isKnownUniquelyReferenced(&buffer) { buffer = NodeBuffer(capacity: 64) }
+        guard let buffer else { return false }
+        var parser = TapeParser(
+            bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth, buffer: buffer)
+        guard let count = parser.parseDocument() else { return false }
+        nodeCount = count
+        return true
     }
-
-    /// Grows the buffer after a document did not fit: four times as many slots (at least 256), but no more than a
-    /// document of `byteCount` bytes can need (each node past the first takes two bytes or more: its own and the
-    /// `,`, `:`, `[` or `{` before it), unless the buffer holds that many already.
-    private mutating func grow(for byteCount: Int) {
-        let bound = byteCount / 2 + 2
-        var target = Swift.min(Swift.max(slots.count * 4, 256), bound)
-        if target <= slots.count { target = slots.count * 2 + 16 }
-        slots = Array(repeating: Node.empty, count: target)
-    }
-
     /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
     /// from it are valid only inside `body`. The tape must hold a document (``parse(_:maxDepth:)`` answered true).
     @inlinable
@@ -110,12 +88,38 @@ public struct JSONTape: Sendable {
         _ bytes: UnsafeRawBufferPointer, _ body: (Value) throws(E) -> R
     ) throws(E) -> R {
         guard let base = bytes.baseAddress else { preconditionFailure("the tape's document has no bytes") }
-        precondition(nodeCount > 0, "the tape holds no document")
-        return try slots.withUnsafeBufferPointer { (nodes) throws(E) -> R in
-            guard let first = nodes.baseAddress else { preconditionFailure("the tape holds no document") }
+        guard nodeCount > 0, let buffer else { preconditionFailure("the tape holds no document") }
+        return try withExtendedLifetime(buffer) { () throws(E) -> R in
+            let first = UnsafePointer(buffer.base)
             return try body(
                 Value(bytes: base.assumingMemoryBound(to: UInt8.self), byteCount: bytes.count, nodes: first, index: 0))
         }
+    }
+}
+
+/// Room for a tape's nodes: memory the parser writes through a pointer, grown in place when a document needs more.
+@usableFromInline
+final class NodeBuffer: @unchecked Sendable {
+    /// The first node. Written only by a parser of the tape that holds the only reference (see
+    /// ``JSONTape/parse(_:maxDepth:)``); read by any copy of the tape afterwards.
+    @usableFromInline private(set) var base: UnsafeMutablePointer<JSONTape.Node>
+    /// How many nodes fit.
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Doubles the room, keeping the first `count` nodes.
+    func grow(keeping count: Int) {
+        let larger = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity * 2)
+        larger.initialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
     }
 }
 

@@ -203,6 +203,22 @@ import Testing
         #expect(reused.capacity >= 20_001)
     }
 
+    /// A copy of a tape shares its nodes until one of them parses again: the other keeps its document.
+    @Test func aCopyKeepsItsDocumentWhenTheOriginalParsesAnother() throws {
+        let first = Array(#"{"a":[1,2,3],"b":{"c":"d"}}"#.utf8)
+        let second = Array(("[" + (0..<300).map { "\"s\($0)\"" }.joined(separator: ",") + "]").utf8)
+        var tape = JSONTape()
+        #expect(first.withUnsafeBytes { tape.parse($0) })
+        let copy = tape
+        #expect(second.withUnsafeBytes { tape.parse($0) })
+        let firstTree = try JSON.parse(first)
+        let secondTree = try JSON.parse(second)
+        first.withUnsafeBytes { raw in copy.withRoot(raw) { root in #expect(root.json == firstTree) } }
+        second.withUnsafeBytes { raw in tape.withRoot(raw) { root in #expect(root.json == secondTree) } }
+        #expect(copy.nodeCount == 10)
+        #expect(tape.nodeCount == 301)
+    }
+
     /// The number of nodes under `value`, itself included, counted by walking its elements and members.
     static func nodes(of value: JSONTape.Value) -> Int {
         if let elements = value.elements { return 1 + elements.reduce(0) { $0 + nodes(of: $1) } }
