@@ -136,24 +136,34 @@ extension Resolver {
         }
         let chain = backChain(of: page, definition: definition, walk: &walk)
         if stack.isEmpty {
-            var bottom = chain
-            bottom.reverse()
+            // The stack from the bottom: the root page (cold start only), then the back chain, farthest first.
+            var root: (page: Page, definition: PageDefinition)?
             if coldStart, let rootDefinition = rootDefinitions[owner], rootDefinition.id != page.id,
                 !chain.contains(where: { $0.page.id == rootDefinition.id })
             {
-                if rootDefinition.declaration.parameters.isEmpty, let root = rootPages[owner] {
-                    bottom.insert((root, rootDefinition), at: 0)
-                } else if let root = graph.page(rootDefinition, argumentsFrom: page) {
-                    bottom.insert((root, rootDefinition), at: 0)
+                if rootDefinition.declaration.parameters.isEmpty, let page = rootPages[owner] {
+                    root = (page, rootDefinition)
+                } else if let page = graph.page(rootDefinition, argumentsFrom: page) {
+                    root = (page, rootDefinition)
                 } else {
                     walk.note("root page \(rootDefinition.id) of \(ownerName) needs arguments \(page) lacks: omitted")
                 }
             }
-            guard let first = bottom.first else { return }
+            guard root != nil || !chain.isEmpty else { return }
             walk.note(
-                "back stack of \(page) synthesized: " + bottom.map(\.page.description).joined(separator: " ← "))
-            emit(.setRoot, first.page, first.definition)
-            for below in bottom.dropFirst() { emit(.push, below.page, below.definition) }
+                "back stack of \(page) synthesized: "
+                    + ((root.map { [$0.page] } ?? []) + chain.reversed().map(\.page)).map(\.description)
+                    .joined(separator: " ← "))
+            // Emitted as they come, without gathering them into an array first (one allocation per decision).
+            var action = Step.Action.setRoot
+            if let root {
+                emit(action, root.page, root.definition)
+                action = .push
+            }
+            for below in chain.reversed() {
+                emit(action, below.page, below.definition)
+                action = .push
+            }
             return
         }
         if let nearest = chain.firstIndex(where: { stack.contains($0.page) }) {
