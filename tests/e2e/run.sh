@@ -202,8 +202,14 @@ check "the database was closed cleanly (no write-ahead log left)" \
 
 sed -i '0,/kind: stack/s//kind: stackk/' "$config"
 ns systemctl start notifyd.service 2>/dev/null
+# The refused start is retried (Restart=on-failure, RestartSec=100ms) until the start limit: read the unit once
+# it has settled, not while a retry is running (its exit status then reads 0).
+for _ in $(seq 1 100); do
+    case "$(prop ActiveState)" in failed | inactive) break ;; esac
+    sleep 0.1
+done
 failed_run=$(prop InvocationID)
-check "a broken config refuses the start" test "$(prop ExecMainStatus)" = 1
+check "a broken config refuses the start" test "$(prop ActiveState)/$(prop ExecMainStatus)" = failed/1
 check "the refused start is journaled under its own id" journal_has "$failed_run" startFailed \
     "'is invalid (1 problem)' in e.get('MESSAGE', '')"
 check "with the finding as config rejected" journal_has "$failed_run" configRejected \
