@@ -112,7 +112,13 @@ extension Resolver {
 
     /// The name of the coordinator (or foreign name) at `index`.
     func name(_ index: Int, in state: NavigationState) -> String {
-        index < names.count ? names[index] : state.foreign[index - names.count]
+        name(index, foreign: state.foreign)
+    }
+
+    /// The name of the coordinator at `index`: the graph's, or past its coordinators one of `foreign` (a state's
+    /// names the graph does not declare).
+    func name(_ index: Int, foreign: [String]) -> String {
+        index < names.count ? names[index] : foreign[index - names.count]
     }
 
     /// True when `index` is a presented coordinator (`modal`, `flow`); foreign names are not.

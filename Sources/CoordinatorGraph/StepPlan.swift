@@ -47,8 +47,7 @@ struct StepPlan: Sendable {
 
     /// The name of the coordinator at `index`.
     func name(_ index: Int32, in resolver: Resolver) -> String {
-        let i = Int(index)
-        return i < resolver.names.count ? resolver.names[i] : foreign[i - resolver.names.count]
+        resolver.name(Int(index), foreign: foreign)
     }
 
     /// The steps, named.
