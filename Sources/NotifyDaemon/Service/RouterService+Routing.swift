@@ -181,7 +181,7 @@ extension RouterService {
         // A dry run leaves the device as it was: its next state is not even named.
         let next = dryRun || device == nil ? nil : resolution.state
         var decision = resolution.takeDecision()
-        decision.warnings = warnings
+        if let warnings { decision.warnings = warnings }  // most have none: the decision stays shared, not copied
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText
         record(decision, text: text, link: link, dryRun: dryRun, connection: connection)
