@@ -23,4 +23,8 @@ static inline int notifyd_sqlite_bind_text_in_place(sqlite3_stmt *stmt, int inde
 static inline int notifyd_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *data, int length) {
     return sqlite3_bind_blob(stmt, index, data, length, SQLITE_TRANSIENT);
 }
+
+/// Turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`), which take a process-wide mutex around every
+/// allocation and free. Only takes effect before SQLite initializes (the first connection opened); SQLITE_MISUSE after.
+static inline int notifyd_sqlite_disable_memory_statistics(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
 #endif

@@ -48,10 +48,36 @@ extension Journal {
         return text.withUTF8 { isPlain($0) }
     }
 
-    /// True when `bytes` are printable ASCII without a backslash.
+    /// True when `bytes` are printable ASCII without a backslash; checked eight bytes at a time.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for b in bytes where b &- 0x20 >= 0x5F || b == 0x5C { return false }
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i &+ 8 <= bytes.count {
+            if !isPlain(word: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+            i &+= 8
+        }
+        while i < bytes.count {
+            let b = base[i]
+            if b &- 0x20 >= 0x5F || b == 0x5C { return false }
+            i &+= 1
+        }
         return true
+    }
+
+    /// True when each of the eight bytes of `word` is printable ASCII other than a backslash: none has its high bit
+    /// set, none is below 0x20, none is DEL (0x7F) or 0x5C. With every byte below 0x80, subtracting or adding one
+    /// per byte flags exactly the bytes asked about (the usual "has a byte less than" and "has a zero byte" tests).
+    @inline(__always)
+    static func isPlain(word w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard w & high == 0 else { return false }
+        let control = (w &- 0x20 &* ones) & ~w & high
+        let delete = (w &+ ones) & high
+        let backslash = w ^ (0x5C &* ones)
+        let hasBackslash = (backslash &- ones) & ~backslash & high
+        return control | delete | hasBackslash == 0
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -83,110 +109,65 @@ extension JournalEntry {
         }
     }
 
-    /// The caller's fields that may be sent: valid names, not reserved.
-    var acceptedFields: [(String, String)] {
-        fieldNamesKnownValid || fields.allSatisfy({ Self.isAccepted($0.0) })
-            ? fields : fields.filter { Self.isAccepted($0.0) }
+    /// Renders an entry's text into `record` (already reset): the message, its lines, then the fields.
+    static func render(message: String, lines: [String], fields: [(String, String)], into record: inout JournalRecord) {
+        record.message(message)
+        for line in lines { record.addLine(line) }
+        for (name, value) in fields { record.field(name, value) }
     }
 
-    /// How many of the caller's fields are left out.
-    var invalidFieldCount: Int {
-        fieldNamesKnownValid ? 0 : fields.reduce(0) { $0 + (Self.isAccepted($1.0) ? 0 : 1) }
+    /// Renders this entry into `record`, emptied first.
+    func render(into record: inout JournalRecord) {
+        record.reset(event: event, priority: priority, fileID: fileID, line: line, function: function)
+        Self.render(message: message, lines: lines, fields: fields, into: &record)
     }
 
-    /// The `NAME=value` fields for journald's native protocol, values escaped.
+    /// The entry a record holds, its message, lines and values as escaped text.
+    init(_ record: borrowing JournalRecord) {
+        let text = record.messageText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        self.init(
+            event: record.event, priority: record.priority, message: text[0], fields: record.fieldTexts,
+            fileID: record.fileID, line: record.line, function: record.function, lines: Array(text.dropFirst()),
+            fieldNamesKnownValid: !record.checksNames)
+    }
+
+    /// The `NAME=value` fields for journald's native protocol, values escaped (the fields the native sink sends).
     func journalFields(identifier: String) -> [String] {
-        var out = [
-            "MESSAGE=" + Journal.escape(message) + lines.map { "\n" + Journal.escape($0) }.joined(),
-            "MESSAGE_ID=" + event.messageID,
-            "PRIORITY=\(priority.rawValue)",
-            "SYSLOG_IDENTIFIER=" + identifier,
-        ]
-        for (name, value) in acceptedFields { out.append(name + "=" + Journal.escape(value)) }
-        return out
+        var record = JournalRecord()
+        render(into: &record)
+        return record.journalFields(identifier: identifier)
     }
 
     /// One console line, newline-terminated: `notifyd[pid]: message key=value …`.
     func consoleLine(identifier: String, pid: Int32) -> String {
+        var record = JournalRecord()
+        render(into: &record)
+        return record.consoleLine(identifier: identifier, pid: pid)
+    }
+
+    /// Appends a field's value as the console writes it: ``Journal/escape(_:)``, then
+    /// ``JournalRecord/writeConsoleValue(escaped:into:)``.
+    static func writeConsoleValue(_ value: String, into out: inout ByteWriter) {
+        var escaped = Journal.escape(value)
+        escaped.withUTF8 { JournalRecord.writeConsoleValue(escaped: $0, into: &out) }
+    }
+}
+
+extension JournalRecord {
+    /// The fields the native sink sends, as text.
+    func journalFields(identifier: String) -> [String] {
+        var scratch = ByteWriter()
+        return withNativeFields(identifier: identifier, scratch: &scratch) { fields, _, _ in
+            fields.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0.iov_base, count: $0.iov_len), as: UTF8.self)
+            }
+        }
+    }
+
+    /// The line (or lines) the console sink writes, as text.
+    func consoleLine(identifier: String, pid: Int32) -> String {
         var bytes = ByteWriter(capacity: 256)
         writeConsoleLine(identifier: identifier, pid: pid, into: &bytes)
         return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Appends ``consoleLine(identifier:pid:)`` as UTF-8, built on bytes: printable ASCII values (nearly all)
-    /// are copied as they are.
-    func writeConsoleLine(identifier: String, pid: Int32, into out: inout ByteWriter) {
-        out.append(utf8: identifier)
-        out.append(UInt8(ascii: "["))
-        JSON.writeInt(Int(pid), into: &out)
-        out.append("]: ")
-        Self.writeEscaped(message, into: &out)
-        // A multi-line entry's lines say what its reason field would repeat on one line.
-        for (name, value) in fields
-        where (fieldNamesKnownValid || Self.isAccepted(name)) && (lines.isEmpty || name != JournalField.reason) {
-            out.append(UInt8(ascii: " "))
-            var name = name
-            name.withUTF8 { key in
-                // `NOTIFYD_` is left out and the rest lowercased: `decision_id=…`.
-                let prefix: StaticString = "NOTIFYD_"
-                var skip = 0
-                if let base = key.baseAddress, key.count > prefix.utf8CodeUnitCount,
-                    memcmp(base, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
-                {
-                    skip = prefix.utf8CodeUnitCount
-                }
-                for byte in key[skip...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
-            }
-            out.append(UInt8(ascii: "="))
-            Self.writeConsoleValue(value, into: &out)
-        }
-        out.append(UInt8(ascii: "\n"))
-        for line in lines {
-            out.append(utf8: identifier)
-            out.append(UInt8(ascii: "["))
-            JSON.writeInt(Int(pid), into: &out)
-            out.append("]:   ")
-            Self.writeEscaped(line, into: &out)
-            out.append(UInt8(ascii: "\n"))
-        }
-    }
-
-    /// Appends ``Journal/escape(_:)`` of `text`; printable ASCII (nearly every message) is copied as it is.
-    private static func writeEscaped(_ text: String, into out: inout ByteWriter) {
-        var text = text
-        let plain = text.withUTF8 { bytes in
-            guard Journal.isPlain(bytes) else { return false }
-            out.append(bytes)
-            return true
-        }
-        if !plain { out.append(utf8: Journal.escape(text)) }
-    }
-
-    /// Appends a field's value escaped, in double quotes (a quote inside preceded by a backslash) when it is empty or
-    /// holds a space, a quote or `=`. Escaping adds none of those, so the escaped value has them exactly where the
-    /// raw one does; a printable ASCII value is checked and copied in one pass.
-    static func writeConsoleValue(_ value: String, into out: inout ByteWriter) {
-        var value = value
-        let plainUnquoted = value.withUTF8 { bytes in
-            guard !bytes.isEmpty else { return false }
-            for b in bytes where b &- 0x21 >= 0x5E || b == 0x5C || b == 0x22 || b == 0x3D { return false }
-            out.append(bytes)
-            return true
-        }
-        guard !plainUnquoted else { return }
-        var escaped = Journal.escape(value)
-        escaped.withUTF8 { bytes in
-            let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
-            guard quoted else {
-                out.append(bytes)
-                return
-            }
-            out.append(UInt8(ascii: "\""))
-            for byte in bytes {
-                if byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
-                out.append(byte)
-            }
-            out.append(UInt8(ascii: "\""))
-        }
     }
 }

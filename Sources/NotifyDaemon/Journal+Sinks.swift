@@ -2,43 +2,52 @@ import Glibc
 import JSON
 
 /// journald's native protocol, with the caller's source location as `CODE_FILE`/`CODE_LINE`/`CODE_FUNC`.
-struct NativeJournalSink: JournalSink {
+final class NativeJournalSink: JournalSink, @unchecked Sendable {
     let identifier: String
+    /// The fields the sink adds to each entry (used on the writer thread only).
+    private var scratch = ByteWriter(capacity: 256)
 
-    func write(_ entry: JournalEntry) -> Bool {
-        Systemd.sendJournal(
-            fields: entry.journalFields(identifier: identifier), file: entry.fileID, line: entry.line,
-            function: entry.function) >= 0
+    init(identifier: String) {
+        self.identifier = identifier
+    }
+
+    func write(_ entry: borrowing JournalRecord) -> Int {
+        let function = entry.function
+        let sent = entry.withNativeFields(identifier: identifier, scratch: &scratch) { fields, codeFile, codeLine in
+            Systemd.sendJournal(fields, codeFile: codeFile, codeLine: codeLine, function: function)
+        }
+        return sent >= 0 ? 0 : 1
     }
 }
 
 /// One line per entry on a file descriptor (stderr): the lines of one wake-up of the writer thread go out in as few
 /// `write` calls as fit (a line is never split between two calls unless it alone exceeds ``chunkSize``).
-struct ConsoleSink: JournalSink {
+final class ConsoleSink: JournalSink, @unchecked Sendable {
     let identifier: String
     let descriptor: Int32
     private let pid = getpid()
+    /// The lines gathered for the next `write` (used on the writer thread only).
+    private var chunk = ByteWriter(capacity: 4_096)
+    private var linesInChunk = 0
     /// The most bytes gathered for one `write`.
     static let chunkSize = 64 * 1024
 
-    func write(_ entry: JournalEntry) -> Bool {
-        write(batch: [entry]) == 0
+    init(identifier: String, descriptor: Int32) {
+        self.identifier = identifier
+        self.descriptor = descriptor
     }
 
-    func write(batch entries: [JournalEntry]) -> Int {
-        var failed = 0
-        var chunk = ByteWriter(capacity: Swift.min(Self.chunkSize, entries.count * 256))
-        var linesInChunk = 0
-        for entry in entries {
-            entry.writeConsoleLine(identifier: identifier, pid: pid, into: &chunk)
-            linesInChunk += 1
-            if chunk.count >= Self.chunkSize {
-                if !writeAll(chunk) { failed += linesInChunk }
-                chunk.truncate(to: 0)
-                linesInChunk = 0
-            }
-        }
-        if linesInChunk > 0, !writeAll(chunk) { failed += linesInChunk }
+    func write(_ entry: borrowing JournalRecord) -> Int {
+        entry.writeConsoleLine(identifier: identifier, pid: pid, into: &chunk)
+        linesInChunk += 1
+        return chunk.count >= Self.chunkSize ? flush() : 0
+    }
+
+    func flush() -> Int {
+        guard linesInChunk > 0 else { return 0 }
+        let failed = writeAll(chunk) ? 0 : linesInChunk
+        chunk.truncate(to: 0)
+        linesInChunk = 0
         return failed
     }
 
@@ -61,6 +70,6 @@ struct ConsoleSink: JournalSink {
 }
 
 /// Accepts and forgets every entry.
-struct DiscardingSink: JournalSink {
-    func write(_ entry: JournalEntry) -> Bool { true }
+final class DiscardingSink: JournalSink {
+    func write(_ entry: borrowing JournalRecord) -> Int { 0 }
 }

@@ -144,12 +144,12 @@ public final class Journal: Sendable {
     public var hasWaitingEntries: Bool { queue.hasWaitingEntries }
 }
 
-/// What an entry says, rendered on the journal's writer thread.
+/// What an entry says, written on the journal's writer thread.
 public protocol JournalDetails: Sendable {
-    /// The `MESSAGE` and the extra `NAME=value` fields (see ``Journal/log(_:priority:message:fields:fileID:line:function:)``).
-    func render() -> (message: String, fields: [(String, String)])
-    /// True when every field name ``render()`` gives is a ``JournalField`` constant (valid and not reserved), so the
-    /// writer need not check them one by one; false by default.
+    /// Writes the message (and any continuation lines), then the extra `NAME=value` fields (see ``JournalField``).
+    func render(into entry: inout JournalRecord)
+    /// True when every field name ``render(into:)`` gives is a ``JournalField`` constant (valid and not reserved), so
+    /// the writer need not check them one by one; false by default.
     var fieldNamesAreKnownValid: Bool { get }
 }
 
@@ -171,24 +171,22 @@ struct QueuedEntry: Sendable {
     var line: Int
     var function: String
 
-    /// The entry with its message and fields (rendered now for details).
-    func rendered() -> JournalEntry {
-        let message: String
-        var lines: [String] = []
-        let fields: [(String, String)]
+    /// Renders the entry's message and fields into `record`, emptied first.
+    func render(into record: inout JournalRecord) {
         switch content {
-        case .text(let m, let l, let f): (message, lines, fields) = (m, l, f)
-        case .details(let details): (message, fields) = details.render()
+        case .text(let message, let lines, let fields):
+            record.reset(event: event, priority: priority, fileID: fileID, line: line, function: function)
+            JournalEntry.render(message: message, lines: lines, fields: fields, into: &record)
+        case .details(let details):
+            record.reset(
+                event: event, priority: priority, fileID: fileID, line: line, function: function,
+                checksNames: !details.fieldNamesAreKnownValid)
+            details.render(into: &record)
         }
-        var entry = JournalEntry(
-            event: event, priority: priority, message: message, fields: fields, fileID: fileID, line: line,
-            function: function, lines: lines)
-        if case .details(let details) = content { entry.fieldNamesKnownValid = details.fieldNamesAreKnownValid }
-        return entry
     }
 }
 
-/// One entry with its message and fields, as the sinks write it.
+/// One entry as text: what a text entry is made of, and what tests read back from a record.
 struct JournalEntry: Sendable {
     var event: JournalEvent
     var priority: Journal.Priority
@@ -199,21 +197,36 @@ struct JournalEntry: Sendable {
     var function: String
     /// Lines that continue the message, each escaped on its own.
     var lines: [String] = []
-    /// Every field name is a ``JournalField`` constant: the writer skips checking them.
+    /// Read back from a record whose field names were not checked: they were all ``JournalField`` constants.
     var fieldNamesKnownValid = false
 }
 
 /// Writes entries; called on the writer thread only.
-protocol JournalSink: Sendable {
-    /// Writes one entry; `false` when the target refused it.
-    func write(_ entry: JournalEntry) -> Bool
-    /// Writes the entries of one wake-up, in order; returns how many the target refused.
-    func write(batch entries: [JournalEntry]) -> Int
+protocol JournalSink: AnyObject, Sendable {
+    /// Takes one entry; returns how many entries the target refused meanwhile (a sink that gathers entries may
+    /// write several at once).
+    func write(_ entry: borrowing JournalRecord) -> Int
+    /// Writes what is gathered, at the end of a wake-up; returns how many entries the target refused.
+    func flush() -> Int
 }
 
 extension JournalSink {
+    func flush() -> Int { 0 }
+
+    /// Writes `entries` and flushes; returns how many the target refused.
     func write(batch entries: [JournalEntry]) -> Int {
-        entries.reduce(0) { failed, entry in failed + (write(entry) ? 0 : 1) }
+        var record = JournalRecord()
+        var failed = 0
+        for entry in entries {
+            entry.render(into: &record)
+            failed += write(record)
+        }
+        return failed + flush()
+    }
+
+    /// Writes one entry and flushes; `false` when the target refused it.
+    func write(_ entry: JournalEntry) -> Bool {
+        write(batch: [entry]) == 0
     }
 }
 
@@ -327,7 +340,7 @@ final class JournalQueue: @unchecked Sendable {
     /// The writer thread: swap out the queued entries, write them without holding the lock.
     private func run() {
         var batch: [QueuedEntry] = []
-        var entries: [JournalEntry] = []
+        var record = JournalRecord()
         while true {
             pthread_mutex_lock(mutex)
             while pending.isEmpty, droppedSinceReport == 0, !stopping {
@@ -345,14 +358,17 @@ final class JournalQueue: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
 
             var invalidFields = 0
-            entries.removeAll(keepingCapacity: true)
+            var failed = 0
             for queued in batch {
-                let entry = queued.rendered()
-                invalidFields += entry.invalidFieldCount
-                entries.append(entry)
+                queued.render(into: &record)
+                invalidFields += record.invalidFields
+                failed += sink.write(record)
             }
-            if dropped > 0 { entries.append(Self.droppedReport(dropped)) }
-            let failed = sink.write(batch: entries)
+            if dropped > 0 {
+                Self.droppedReport(dropped).render(into: &record)
+                failed += sink.write(record)
+            }
+            failed += sink.flush()
 
             pthread_mutex_lock(mutex)
             counters.written += batch.count + (dropped > 0 ? 1 : 0)

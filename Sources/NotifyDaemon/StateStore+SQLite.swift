@@ -47,7 +47,13 @@ final class SQLiteConnection {
     let path: String
     private var prepared: [OpaquePointer] = []
 
+    /// Configures SQLite for the process once, before the first connection initializes it: no memory statistics
+    /// (nothing reads them, and they lock a process-wide mutex around each of the ≈ 28 allocations and frees of a
+    /// stored decision).
+    private static let configured: Bool = notifyd_sqlite_disable_memory_statistics() == SQLITE_OK
+
     init(path: String) throws(StoreError) {
+        _ = Self.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
@@ -105,6 +111,14 @@ final class SQLiteConnection {
             db, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_RESTART, nil, nil)
         if rc & 0xFF == SQLITE_BUSY { return }
         try check(rc, "checkpoint the write-ahead log")
+    }
+
+    /// The state of `device` read with `s` (``StoreSchema/selectState`` prepared on this connection).
+    func deviceState(_ device: String, _ s: SQLiteStatement) throws(StoreError) -> JSON? {
+        defer { reset(s) }
+        try bind(s, 1, device)
+        guard try step(s, "read the state of device \(device)") else { return nil }
+        return try json(s, 0, "the state of device \(device)")
     }
 
     /// Opens a second connection to a database another connection of this process configured: no migration, no

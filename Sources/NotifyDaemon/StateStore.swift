@@ -26,7 +26,8 @@ import JSON
 /// reached ``maxWALFrames`` itself. The log's size stays bounded either way.
 ///
 /// Not thread-safe: one thread at a time uses the store, the event loop or the ``StoreWorker`` committing a
-/// batch the loop handed it (the loop waits for that commit before it reads). Statements are prepared once.
+/// batch the loop handed it (the loop waits for that commit before it reads, except for device states, which it
+/// reads meanwhile through a ``StateReader`` of its own). Statements are prepared once.
 ///
 /// The history's per-device lookup lives in memory (each device's decision rowids, rebuilt when the store opens):
 /// an SQL index on the device made every commit write one more page per decision, since its inserts land at
@@ -210,11 +211,12 @@ public final class StateStore {
 
     /// The stored navigation state of `device`, or `nil` if the device is unknown.
     public func deviceState(_ device: String) throws(StoreError) -> JSON? {
-        let s = statements.selectState
-        defer { connection.reset(s) }
-        try connection.bind(s, 1, device)
-        guard try connection.step(s, "read the state of device \(device)") else { return nil }
-        return try connection.json(s, 0, "the state of device \(device)")
+        try connection.deviceState(device, statements.selectState)
+    }
+
+    /// A reader of device states on a connection of its own, for another thread to use while this store commits.
+    public func makeReader() throws(StoreError) -> StateReader {
+        try StateReader(path: path)
     }
 
     /// Every device with a stored state, sorted.
@@ -489,3 +491,25 @@ public final class StateStore {
 
 @available(*, unavailable, message: "one thread owns the state store")
 extension StateStore: Sendable {}
+
+/// Reads device states on a connection of its own, so that the event loop reads a state it has not cached while the
+/// store worker commits a batch on the store's connection: in WAL mode a reader never waits for a writer, and sees
+/// every transaction committed when its read began.
+///
+/// What it does not see, a batch whose commit is not over, the loop has cached: every state of a batch not committed
+/// yet is in the loop's cache until the batch is settled (``RouterService``). Used by one thread at a time.
+public final class StateReader {
+    private let connection: SQLiteConnection
+    private let selectState: SQLiteStatement
+
+    init(path: String) throws(StoreError) {
+        connection = try SQLiteConnection.companion(of: path)
+        try connection.exec("PRAGMA query_only=1", "make the reader's connection read-only")
+        selectState = try connection.prepare(StoreSchema.selectState)
+    }
+
+    /// The committed navigation state of `device`, or `nil` if the device is unknown.
+    public func deviceState(_ device: String) throws(StoreError) -> JSON? {
+        try connection.deviceState(device, selectState)
+    }
+}

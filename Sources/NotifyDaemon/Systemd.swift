@@ -113,8 +113,21 @@ public enum Systemd {
             guard let base = raw.baseAddress else { return -EINVAL }
             let vectors = spans.map { iovec(iov_base: base + $0.offset, iov_len: $0.count) }
             return vectors.withUnsafeBufferPointer { iov in
-                sd_journal_sendv_with_location(codeFile, codeLine, function, iov.baseAddress, Int32(iov.count))
+                codeFile.withCString { file in
+                    codeLine.withCString { line in sendJournal(iov, codeFile: file, codeLine: line, function: function)
+                    }
+                }
             }
         }
+    }
+
+    /// Sends one journal entry whose fields are `fields` (each `NAME=value`), with `codeFile` and `codeLine` the
+    /// whole `CODE_FILE=…` and `CODE_LINE=…` fields, as C strings.
+    static func sendJournal(
+        _ fields: UnsafeBufferPointer<iovec>, codeFile: UnsafePointer<CChar>, codeLine: UnsafePointer<CChar>,
+        function: String
+    ) -> Int32 {
+        guard let base = fields.baseAddress, !fields.isEmpty else { return -EINVAL }
+        return sd_journal_sendv_with_location(codeFile, codeLine, function, base, Int32(fields.count))
     }
 }

@@ -97,6 +97,52 @@ import Testing
         #expect(Journal.escape(raw) == escaped)
     }
 
+    /// The word-at-a-time check agrees with the definition (printable ASCII, no backslash) for every byte value at
+    /// every position of buffers up to 17 bytes long.
+    @Test func plainBytesAreCheckedAsTheDefinitionSays() {
+        for length in 1...17 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    let expected = (0x20...0x7E).contains(value) && value != 0x5C
+                    let plain = bytes.withUnsafeBufferPointer { Journal.isPlain($0) }
+                    #expect(plain == expected, "byte \(value) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
+    /// Details written as bytes are escaped as text is: a newline, an escape character or a backslash written by a
+    /// closure reads the same in both sinks as the same text logged as strings.
+    @Test func detailsWrittenAsBytesAreEscapedLikeText() throws {
+        let message = "routed X\nFORGED=1"
+        let value = "a\u{1B}[31m\\b \"q\"\u{85}"
+        struct Details: JournalDetails {
+            let message: String
+            let value: String
+            func render(into entry: inout JournalRecord) {
+                entry.writeMessage { $0.append(utf8: message) }
+                entry.field(JournalField.link) { $0.append(utf8: value) }
+                entry.field(JournalField.device, value)
+            }
+        }
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 8, sink: sink)
+        journal.log(.decisionMade, priority: .info, details: Details(message: message, value: value))
+        journal.flush()
+        let written = try #require(sink.entries.first)
+        let text = entry(message: message, fields: [(JournalField.link, value), (JournalField.device, value)])
+        #expect(sink.journalFields == [text.journalFields(identifier: "notifyd")])
+        #expect(sink.consoleLines == [text.consoleLine(identifier: "notifyd", pid: 1)])
+        #expect(written.message == #"routed X\nFORGED=1"#)
+        #expect(written.fields.first?.1 == #"a\x1b[31m\\b "q"\u0085"#)
+        #expect(
+            text.consoleLine(identifier: "notifyd", pid: 1)
+                == #"notifyd[1]: routed X\nFORGED=1 link="a\x1b[31m\\b \"q\"\u0085" device="a\x1b[31m\\b \"q\"\u0085""#
+                + "\n")
+    }
+
     @Test(arguments: [
         ("NOTIFYD_DEVICE", true), ("A", true), ("X9_Y", true), (String(repeating: "A", count: 64), true),
         ("", false), ("_TRUSTED", false), ("9LIVES", false), ("lower", false), ("HAS-DASH", false),
@@ -113,9 +159,8 @@ import Testing
             .decisionMade, priority: .info, message: "m",
             fields: [("bad name", "1"), ("MESSAGE", "forged"), ("PRIORITY", "0"), (JournalField.device, "d")])
         journal.flush()
-        let written = try #require(sink.entries.first)
-        #expect(written.journalFields(identifier: "notifyd").suffix(1) == ["NOTIFYD_DEVICE=d"])
-        #expect(written.consoleLine(identifier: "notifyd", pid: 1) == "notifyd[1]: m device=d\n")
+        #expect(sink.journalFields.first?.suffix(1) == ["NOTIFYD_DEVICE=d"])
+        #expect(sink.consoleLines == ["notifyd[1]: m device=d\n"])
         #expect(journal.statistics.invalidFields == 3)
     }
 
@@ -163,14 +208,14 @@ import Testing
         let sink = RecordingSink()
         let journal = Journal(target: .console, capacity: 8, sink: sink)
         struct Details: JournalDetails {
-            func render() -> (message: String, fields: [(String, String)]) {
-                ("rendered", [(JournalField.device, "d 1")])
+            func render(into entry: inout JournalRecord) {
+                entry.message("rendered")
+                entry.field(JournalField.device) { $0.append(utf8: "d 1") }
             }
         }
         journal.log(.decisionMade, priority: .info, details: Details())
         journal.flush()
-        let written = try #require(sink.entries.first)
-        #expect(written.consoleLine(identifier: "notifyd", pid: 1) == "notifyd[1]: rendered device=\"d 1\"\n")
+        #expect(sink.consoleLines == ["notifyd[1]: rendered device=\"d 1\"\n"])
     }
 
     @Test func theConsoleTargetWritesOneLinePerEntry() throws {
@@ -277,11 +322,14 @@ import Testing
     }
 }
 
-/// A sink that records entries and can hold the writer thread inside `write` until released.
+/// A sink that records entries (their text, escaped, and what the console and native sinks would write for them, as
+/// `notifyd` with pid 1) and can hold the writer thread inside `write` until released.
 final class RecordingSink: JournalSink, @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var recorded: [JournalEntry] = []
+    private var lines: [String] = []
+    private var fields: [[String]] = []
     private var blocked: Bool
     private var writing = false
 
@@ -298,20 +346,36 @@ final class RecordingSink: JournalSink, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func write(_ entry: JournalEntry) -> Bool {
+    func write(_ entry: borrowing JournalRecord) -> Int {
         pthread_mutex_lock(mutex)
         writing = true
         pthread_cond_broadcast(changed)
         while blocked { pthread_cond_wait(changed, mutex) }
-        recorded.append(entry)
+        recorded.append(JournalEntry(entry))
+        lines.append(entry.consoleLine(identifier: "notifyd", pid: 1))
+        fields.append(entry.journalFields(identifier: "notifyd"))
         pthread_mutex_unlock(mutex)
-        return true
+        return 0
     }
 
     var entries: [JournalEntry] {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return recorded
+    }
+
+    /// What the console sink would write for each entry.
+    var consoleLines: [String] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return lines
+    }
+
+    /// What the native sink would send for each entry.
+    var journalFields: [[String]] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return fields
     }
 
     func waitUntilWriting() {

@@ -309,6 +309,33 @@ import Varlink
         #expect(f.service.statsJSON()["decisions"] == .int(13))
     }
 
+    /// A state the cache lacks (after a restart, say) is read on the reader's connection while the worker's commit
+    /// runs, instead of after it: here the commit is held at its start by another connection's write lock, and the
+    /// decision is made from the stored state meanwhile.
+    @Test func aStateTheCacheLacksIsReadWhileACommitRuns() throws {
+        let f = try Fixture(worker: true)
+        _ = try f.call("Resolve", ["device": "stored", "link": "shop://offers/A"])
+        f.service.cache["stored"] = nil
+        let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
+        try other.exec("BEGIN IMMEDIATE", "hold the write lock")
+        f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
+        f.service.endBatch()  // handed to the worker, which waits for the lock
+        #expect(f.service.hasCommitInFlight)
+        f.handle([("Resolve", ["device": "stored", "link": "shop://products/p-1"])])
+        let worker = try #require(f.service.worker)
+        #expect(!worker.isDone, "the state was read without waiting for the commit")
+        try other.exec("ROLLBACK", "release the write lock")
+        worker.waitUntilDone()
+        f.service.endBatch()  // settles the worker's batch and commits the small one behind it at once
+        #expect(f.settle())
+        let replies = try f.replies()
+        try #require(replies.count == 7)
+        #expect(replies.allSatisfy { $0["error"] == nil })
+        #expect(replies[6]["parameters"]?["decision"]?["device"] == "stored")
+        #expect(!Self.steps(replies[6]).contains("start main"), "made on the stored state, not cold")
+        #expect(Self.steps(replies[6]).contains("selectTab main"))
+    }
+
     @Test func aFailedCommitAlsoFailsTheBatchGatheredOnItsStates() throws {
         let f = try Fixture(maxValueBytes: 4_096, worker: true)
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])

@@ -290,10 +290,14 @@ extension RouterService {
             return checkedAgainstGraph(state.json, device: device)
         }
         guard let store else { return nil }
-        waitForStore()
         let json: JSON?
         do {
-            json = try store.deviceState(device)
+            if let reader {
+                json = try reader.deviceState(device)  // no waiting for the commit that runs: see StateReader
+            } else {
+                waitForStore()
+                json = try store.deviceState(device)
+            }
         } catch {
             stats.storeFailures += 1
             journal.log(
@@ -352,38 +356,40 @@ struct DecisionJournalDetails: JournalDetails {
     /// Its fields are named by ``JournalField`` constants only.
     var fieldNamesAreKnownValid: Bool { true }
 
-    func render() -> (message: String, fields: [(String, String)]) {
-        let page = decision.page.description
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(9)
-        fields.append((JournalField.decisionID, decision.id))
-        fields.append((JournalField.outcome, decision.outcome.rawValue))
-        fields.append((JournalField.page, page))
-        fields.append((JournalField.path, decision.path.joined(separator: "/")))
-        fields.append((JournalField.peerUID, String(peerUID)))
-        if let device = decision.device { fields.append((JournalField.device, device)) }
+    /// "routed cart.offer(id: …) for D (dry run)", then the fields, written as bytes (no text built on the way).
+    func render(into entry: inout JournalRecord) {
+        let page = decision.page
+        let device = decision.device
+        entry.writeMessage { out in
+            if notSaved != nil { out.append("not saved, the client was told StateNotSaved: ") }
+            out.append(utf8: decision.outcome.rawValue)
+            out.append(UInt8(ascii: " "))
+            page.writeDescription(into: &out)
+            if let device {
+                out.append(" for ")
+                out.append(utf8: device)
+            }
+            if dryRun { out.append(" (dry run)") }
+        }
+        entry.field(JournalField.decisionID, decision.id)
+        entry.field(JournalField.outcome, decision.outcome.rawValue)
+        entry.field(JournalField.page) { page.writeDescription(into: &$0) }
+        entry.field(JournalField.path) { out in
+            for (i, name) in decision.path.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: "/")) }
+                out.append(utf8: name)
+            }
+        }
+        entry.field(JournalField.peerUID) { JSON.writeInt(Int(peerUID), into: &$0) }
+        if let device { entry.field(JournalField.device, device) }
         if let source = decision.source {
-            var text = source.format
-            text.reserveCapacity(source.format.utf8.count + 1 + source.field.utf8.count)
-            text += ":"
-            text += source.field
-            fields.append((JournalField.source, text))
+            entry.field(JournalField.source) { out in
+                out.append(utf8: source.format)
+                out.append(UInt8(ascii: ":"))
+                out.append(utf8: source.field)
+            }
         }
-        if let link { fields.append((JournalField.link, link)) }
-        // "routed cart.offer(id: …) for D (dry run)", appended in place (interpolation costs more than the text).
-        var message = ""
-        message.reserveCapacity(page.utf8.count + (decision.device?.utf8.count ?? 0) + 48)
-        if notSaved != nil { message += "not saved, the client was told StateNotSaved: " }
-        message += decision.outcome.rawValue
-        message += " "
-        message += page
-        if let device = decision.device {
-            message += " for "
-            message += device
-        }
-        if dryRun { message += " (dry run)" }
-        guard let notSaved else { return (message, fields) }
-        fields.append((JournalField.reason, notSaved))
-        return (message, fields)
+        if let link { entry.field(JournalField.link, link) }
+        if let notSaved { entry.field(JournalField.reason, notSaved) }
     }
 }

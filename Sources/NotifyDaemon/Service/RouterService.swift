@@ -53,6 +53,9 @@ final class RouterService: CallHandler {
     private(set) var worker: StoreWorker?
     /// The batch the worker is committing.
     private var inFlight: StoreBatch?
+    /// Reads the states the cache lacks while the worker commits (a connection of its own); `nil` without a worker,
+    /// or when it could not be opened: the loop then waits for the commit and reads on the store's connection.
+    private(set) var reader: StateReader?
     var recent = RecentDecisions(capacity: 4096)
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
@@ -245,6 +248,14 @@ final class RouterService: CallHandler {
         startCheckpointer(store)
         guard let started = StoreWorker(store: store) else { return nil }
         worker = started
+        do {
+            reader = try store.makeReader()
+        } catch {
+            journal.log(
+                .stateStoreError, priority: .warning,
+                message: "states the cache lacks are read after the commit that runs: \(error)",
+                fields: [(JournalField.reason, error.description)])
+        }
         return started.descriptor
     }
 
@@ -271,6 +282,7 @@ final class RouterService: CallHandler {
         commitBatch()
         worker?.stop()
         worker = nil
+        reader = nil  // closed before the store's connection, which, closing last, removes the log
     }
 
     /// True while the worker commits a batch (the store is its own until then).

@@ -1,0 +1,259 @@
+import Glibc
+import JSON
+
+/// One entry's text as the sinks write it, built on the journal's writer thread in one buffer that it reuses from
+/// entry to entry: `MESSAGE=` and the message, each continuation line after a newline, then each field as
+/// `NAME=value`, one after another.
+///
+/// Everything added is escaped as it is added (``Journal/escape(_:)``): printable ASCII without a backslash (nearly
+/// every message and value) is checked and kept where it was written, anything else is escaped in its place. So no
+/// value can add a line or a field, and the newlines before continuation lines are the only ones in the buffer.
+/// A field whose name is not accepted (``JournalEntry/isAccepted(_:)``) is left out and counted.
+///
+/// The message and its lines come first: fields follow them.
+public struct JournalRecord: ~Copyable {
+    /// What the entry is about: `MESSAGE_ID`.
+    public internal(set) var event: JournalEvent = .started
+    /// `PRIORITY`.
+    public internal(set) var priority: Journal.Priority = .info
+    /// Where it was logged: `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`.
+    var fileID = ""
+    var line = 0
+    var function = ""
+    /// False when every field name added is a ``JournalField`` constant, so names need no check.
+    var checksNames = true
+    /// Fields left out so far because of their name.
+    private(set) var invalidFields = 0
+
+    /// `MESSAGE=…` up to `messageEnd`, then the fields.
+    private var bytes = ByteWriter(capacity: 1_024)
+    private var messageEnd = Self.messagePrefix.utf8CodeUnitCount
+    /// Where each continuation line starts, after its newline.
+    private var lineStarts: [Int] = []
+    /// Each field's name, value (after its `=`) and end, as offsets in `bytes`.
+    private var fields: [(name: Int, value: Int, end: Int)] = []
+
+    private static let messagePrefix: StaticString = "MESSAGE="
+
+    init() {
+        bytes.append(Self.messagePrefix)
+        fields.reserveCapacity(16)
+    }
+
+    /// Empties the record for the next entry, keeping its buffers.
+    mutating func reset(
+        event: JournalEvent, priority: Journal.Priority, fileID: String, line: Int, function: String,
+        checksNames: Bool = true
+    ) {
+        self.event = event
+        self.priority = priority
+        self.fileID = fileID
+        self.line = line
+        self.function = function
+        self.checksNames = checksNames
+        invalidFields = 0
+        bytes.truncate(to: Self.messagePrefix.utf8CodeUnitCount)
+        messageEnd = bytes.count
+        lineStarts.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: adding
+
+    /// Appends `text` to the message.
+    public mutating func message(_ text: String) {
+        writeMessage { $0.append(utf8: text) }
+    }
+
+    /// Appends to the message what `write` writes, escaped.
+    public mutating func writeMessage(_ write: (inout ByteWriter) -> Void) {
+        precondition(fields.isEmpty, "the message of a journal entry comes before its fields")
+        let start = bytes.count
+        write(&bytes)
+        escapeTail(from: start)
+        messageEnd = bytes.count
+    }
+
+    /// Adds a continuation line to the message: the journal keeps it in `MESSAGE` after a newline, the console
+    /// writes it on a line of its own.
+    public mutating func addLine(_ text: String) {
+        precondition(fields.isEmpty, "the lines of a journal entry come before its fields")
+        bytes.append(UInt8(ascii: "\n"))
+        lineStarts.append(bytes.count)
+        bytes.append(utf8: text)
+        escapeTail(from: lineStarts[lineStarts.count - 1])
+        messageEnd = bytes.count
+    }
+
+    /// Adds the field `name=value`.
+    public mutating func field(_ name: String, _ value: String) {
+        field(name) { $0.append(utf8: value) }
+    }
+
+    /// Adds the field `name` whose value `write` writes, escaped.
+    public mutating func field(_ name: String, writing write: (inout ByteWriter) -> Void) {
+        guard !checksNames || JournalEntry.isAccepted(name) else {
+            invalidFields += 1
+            return
+        }
+        let start = bytes.count
+        bytes.append(utf8: name)
+        bytes.append(UInt8(ascii: "="))
+        let value = bytes.count
+        write(&bytes)
+        escapeTail(from: value)
+        fields.append((start, value, bytes.count))
+    }
+
+    /// Escapes in place what was written from `start` on, unless it is printable ASCII without a backslash.
+    private mutating func escapeTail(from start: Int) {
+        let plain = bytes.withBytes { Journal.isPlain(UnsafeBufferPointer(rebasing: $0[start...])) }
+        guard !plain else { return }
+        let raw = bytes.withBytes { String(decoding: $0[start...], as: UTF8.self) }
+        bytes.truncate(to: start)
+        bytes.append(utf8: Journal.escape(raw))
+    }
+
+    // MARK: writing out
+
+    /// True when the message goes on over continuation lines.
+    var hasLines: Bool { !lineStarts.isEmpty }
+
+    /// The message as one text, continuation lines after newlines (escaped).
+    var messageText: String {
+        bytes.withBytes { String(decoding: $0[Self.messagePrefix.utf8CodeUnitCount..<messageEnd], as: UTF8.self) }
+    }
+
+    /// The fields kept, escaped.
+    var fieldTexts: [(String, String)] {
+        bytes.withBytes { all in
+            fields.map {
+                (
+                    String(decoding: all[$0.name..<($0.value - 1)], as: UTF8.self),
+                    String(decoding: all[$0.value..<$0.end], as: UTF8.self)
+                )
+            }
+        }
+    }
+
+    /// Appends the console line, newline-terminated: `notifyd[pid]: message key=value …`, then one line per
+    /// continuation line of the message (`notifyd[pid]:   line`).
+    ///
+    /// A key is the field's name without `NOTIFYD_`, lowercased; a value is quoted when it is empty or holds a
+    /// space, a quote or `=` (see ``writeConsoleValue(escaped:into:)``). An entry with continuation lines leaves
+    /// out its reason field, which they say in full.
+    func writeConsoleLine(identifier: String, pid: Int32, into out: inout ByteWriter) {
+        bytes.withBytes { all in
+            Self.writeConsolePrefix(identifier: identifier, pid: pid, into: &out)
+            let messageStart = Self.messagePrefix.utf8CodeUnitCount
+            out.append(
+                UnsafeBufferPointer(rebasing: all[messageStart..<(lineStarts.first.map { $0 - 1 } ?? messageEnd)]))
+            let prefix: StaticString = "NOTIFYD_"
+            for field in fields {
+                let name = UnsafeBufferPointer(rebasing: all[field.name..<(field.value - 1)])
+                if hasLines, Self.equals(name, JournalField.reason) { continue }
+                out.append(UInt8(ascii: " "))
+                var skip = 0
+                if name.count > prefix.utf8CodeUnitCount,
+                    memcmp(name.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+                {
+                    skip = prefix.utf8CodeUnitCount
+                }
+                for byte in name[skip...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+                out.append(UInt8(ascii: "="))
+                Self.writeConsoleValue(escaped: UnsafeBufferPointer(rebasing: all[field.value..<field.end]), into: &out)
+            }
+            out.append(UInt8(ascii: "\n"))
+            for (i, start) in lineStarts.enumerated() {
+                let end = i + 1 < lineStarts.count ? lineStarts[i + 1] - 1 : messageEnd
+                Self.writeConsolePrefix(identifier: identifier, pid: pid, into: &out)
+                out.append("  ")
+                out.append(UnsafeBufferPointer(rebasing: all[start..<end]))
+                out.append(UInt8(ascii: "\n"))
+            }
+        }
+    }
+
+    /// `notifyd[pid]: `
+    private static func writeConsolePrefix(identifier: String, pid: Int32, into out: inout ByteWriter) {
+        out.append(utf8: identifier)
+        out.append(UInt8(ascii: "["))
+        JSON.writeInt(Int(pid), into: &out)
+        out.append("]: ")
+    }
+
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 {
+            $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+
+    /// Appends an escaped value for the console: in double quotes (a quote inside preceded by a backslash) when it
+    /// is empty or holds a space, a quote or `=`, as it is otherwise. Escaping adds none of those, so the escaped
+    /// value has them exactly where the raw one does.
+    static func writeConsoleValue(escaped bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
+        guard quoted else {
+            out.append(bytes)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        var from = 0
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "\"") {
+            out.append(UnsafeBufferPointer(rebasing: bytes[from..<i]))
+            out.append(UInt8(ascii: "\\"))
+            from = i
+        }
+        out.append(UnsafeBufferPointer(rebasing: bytes[from...]))
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Calls `body` with the entry's fields for journald's native protocol, each `NAME=value`: `MESSAGE` (with its
+    /// continuation lines), `MESSAGE_ID`, `PRIORITY` and `SYSLOG_IDENTIFIER` (written in `scratch`), then the
+    /// fields kept; and with `CODE_FILE=…` and `CODE_LINE=…` as C strings (in `scratch` too).
+    func withNativeFields<Result>(
+        identifier: String, scratch: inout ByteWriter,
+        _ body: (
+            _ fields: UnsafeBufferPointer<iovec>, _ codeFile: UnsafePointer<CChar>, _ codeLine: UnsafePointer<CChar>
+        ) -> Result
+    ) -> Result {
+        scratch.truncate(to: 0)
+        scratch.append("MESSAGE_ID=")
+        scratch.append(utf8: event.messageID)
+        let priorityStart = scratch.count
+        scratch.append("PRIORITY=")
+        JSON.writeInt(priority.rawValue, into: &scratch)
+        let identifierStart = scratch.count
+        scratch.append("SYSLOG_IDENTIFIER=")
+        scratch.append(utf8: identifier)
+        let codeFileStart = scratch.count
+        scratch.append("CODE_FILE=")
+        scratch.append(utf8: fileID)
+        scratch.append(UInt8(0))
+        let codeLineStart = scratch.count
+        scratch.append("CODE_LINE=")
+        JSON.writeInt(line, into: &scratch)
+        scratch.append(UInt8(0))
+        return scratch.withBytes { header in
+            bytes.withBytes { all in
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 4 + fields.count) { iov in
+                    func vector(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> iovec {
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress! + range.lowerBound),
+                            iov_len: range.count)
+                    }
+                    iov[0] = vector(all, 0..<messageEnd)
+                    iov[1] = vector(header, 0..<priorityStart)
+                    iov[2] = vector(header, priorityStart..<identifierStart)
+                    iov[3] = vector(header, identifierStart..<codeFileStart)
+                    for (i, field) in fields.enumerated() { iov[4 + i] = vector(all, field.name..<field.end) }
+                    let base = UnsafeRawPointer(header.baseAddress!)
+                    return body(
+                        UnsafeBufferPointer(iov), (base + codeFileStart).assumingMemoryBound(to: CChar.self),
+                        (base + codeLineStart).assumingMemoryBound(to: CChar.self))
+                }
+            }
+        }
+    }
+}
