@@ -190,18 +190,15 @@ public final class StateStore {
         historyOrder.append((rowid, device))
     }
 
-    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup: each
-    /// device's list loses its oldest entries in one step.
+    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup: a
+    /// pruned decision is its device's oldest, first in its list, which is changed in place (one lookup each).
     private func dropPruned(before oldest: Int64) {
-        var dropped: [String: Int] = [:]
         while historyHead < historyOrder.count, historyOrder[historyHead].rowid < oldest {
-            dropped[historyOrder[historyHead].device, default: 0] += 1
+            let device = historyOrder[historyHead].device
             historyHead += 1
-        }
-        for (device, count) in dropped {
-            guard var rowids = historyByDevice.removeValue(forKey: device) else { continue }
-            rowids.removeFirst(min(count, rowids.count))
-            if !rowids.isEmpty { historyByDevice[device] = rowids }
+            guard let index = historyByDevice.index(forKey: device) else { continue }
+            if !historyByDevice.values[index].isEmpty { historyByDevice.values[index].removeFirst() }
+            if historyByDevice.values[index].isEmpty { historyByDevice.remove(at: index) }
         }
         if historyHead > 4_096, historyHead * 2 > historyOrder.count {
             historyOrder.removeFirst(historyHead)
