@@ -12,7 +12,7 @@ CONFIG      ?= config/shop.yaml
 RUN_DIR     ?= $(CURDIR)/.run
 SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
-APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev pkg-config systemd graphviz python3-pip
+APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip
 PIP_PACKAGES = varlink pytest
 RELEASE_FLAGS = -c release
 

@@ -152,7 +152,7 @@ extension Resolver {
                 code: .notStarted, subject: coordinator,
                 message: "'\(coordinator)' is not presented on this device; nothing to finish")
         }
-        var walk = Walk(state: navigationState(state), explain: explain)
+        var walk = Walk.starting(from: navigationState(state), explain: explain)
         defer { visits += walk.visits }
         for condition in provides where !walk.state.isSatisfied(condition) { walk.state.conditions.append(condition) }
         walk.note("\(coordinator) finished: " + provides.joined(separator: ", ") + " satisfied")

@@ -5,7 +5,7 @@ extension Resolver {
     /// See ``Resolver`` for how a parent is chosen among several.
     public func path(to coordinator: String, state: DeviceState?) -> [String]? {
         guard let target = coordinatorIndex(coordinator) else { return nil }
-        var walk = Walk(state: state.map(navigationState) ?? NavigationState(), explain: false)
+        var walk = Walk.starting(from: state.map(navigationState) ?? NavigationState(), explain: false)
         return path(to: target, walk: &walk)?.map { names[$0] }
     }
 

@@ -200,16 +200,10 @@ public final class Resolver: Sendable {
         explain: Bool, visits: inout Int
     ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
-        var walk = Walk(state: state.map(navigationState) ?? NavigationState(), explain: explain)
+        var walk = Walk.starting(from: state.map(navigationState) ?? NavigationState(), explain: explain)
         if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
-        let decision: Decision
-        do {
-            decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
-        } catch {
-            visits += walk.visits
-            throw error
-        }
-        visits += walk.visits
+        defer { visits += walk.visits }
+        let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
         return Resolution(decision: decision, navigation: walk.takeState(), resolver: self)
     }
 
@@ -387,16 +381,20 @@ public struct ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
 struct Walk {
     var state: NavigationState
     /// The steps so far, by index.
-    var plan = StepPlan()
+    var plan: StepPlan
     var trace: [String]?
     /// How many coordinators the walk looked at: parents weighed, coordinators checked, entered or dismissed (for
     /// tests: it must not grow with the graph).
     var visits = 0
 
-    init(state: NavigationState, explain: Bool) {
-        self.state = state
-        self.trace = explain ? [] : nil
-        plan.entries.reserveCapacity(8)  // most decisions have fewer steps: one allocation
+    /// A walk from `state`, with room for eight steps (most decisions have fewer: one allocation).
+    ///
+    /// A static function rather than an `init`: an `init` that stores into `self` part by part builds the walk in
+    /// a temporary and then copies it, retaining and releasing each of its parts.
+    static func starting(from state: consuming NavigationState, explain: Bool) -> Walk {
+        var entries: [StepPlan.Entry] = []
+        entries.reserveCapacity(8)
+        return Walk(state: state, plan: StepPlan(entries: entries), trace: explain ? [] : nil)
     }
 
     /// Applies the step to the state and appends it to the plan.
@@ -418,9 +416,11 @@ struct Walk {
         finishedPlan(resolver).steps
     }
 
-    /// The state, moved out of the walk as it ends.
-    consuming func takeState() -> NavigationState {
-        state
+    /// The state, moved out of the walk as it ends (an empty one is left in its place, with no copy).
+    mutating func takeState() -> NavigationState {
+        var taken = NavigationState()
+        swap(&taken, &state)
+        return taken
     }
 
     /// Adds a trace line (built only when explaining).

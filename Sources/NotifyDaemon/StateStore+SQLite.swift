@@ -71,7 +71,13 @@ final class SQLiteConnection {
         for statement in prepared { sqlite3_finalize(statement) }
         sqlite3_close_v2(db)
         walFrames?.deallocate()
+        scratch.deallocate()
     }
+
+    /// Where ``bindInScratch(_:_:_:)`` copies texts, end to end, to bind them where they lie: SQLite neither copies
+    /// them again nor allocates for them. ``scratchUsed`` bytes are taken since the last ``reserveScratch(_:)``.
+    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
+    private var scratchUsed = 0
 
     /// Where the WAL hook leaves the log's length after each commit (see ``watchWAL()``).
     private var walFrames: UnsafeMutablePointer<Int32>?
@@ -312,6 +318,39 @@ final class SQLiteConnection {
         }
         let rc = text.withUTF8 { utf8 in bindText(s, index, UnsafeRawBufferPointer(utf8)) }
         try check(rc, "bind a value")
+    }
+
+    /// Starts the texts of the next statement run: room for `byteCount` bytes of them in the scratch buffer, which
+    /// grows (before any text is bound there) when it is smaller. Texts bound there earlier must be bound again
+    /// before their statements run again, as every statement of the store's does.
+    func reserveScratch(_ byteCount: Int) {
+        scratchUsed = 0
+        guard byteCount > scratch.count else { return }
+        scratch.deallocate()
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(byteCount, 2 * scratch.count), alignment: 1)
+    }
+
+    /// Binds `text` (`nil`: NULL) copied into the scratch buffer, where SQLite reads it without copying it again.
+    /// The bytes stay until the next ``reserveScratch(_:)``, so the statement runs before that. A text that does
+    /// not fit in what was reserved is bound the copying way.
+    func bindInScratch(_ s: SQLiteStatement, _ index: Int32, _ text: String?) throws(StoreError) {
+        guard let text else {
+            try check(sqlite3_bind_null(s.handle, index), "bind a value")
+            return
+        }
+        let start = scratchUsed
+        let placed: Int32? = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int32 in
+            guard utf8.count <= scratch.count - start, let base = scratch.baseAddress else { return SQLITE_TOOBIG }
+            if let bytes = utf8.baseAddress { (base + start).copyMemory(from: bytes, byteCount: utf8.count) }
+            scratchUsed = start + utf8.count
+            return notifyd_sqlite_bind_text_in_place(
+                s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(utf8.count))
+        }
+        guard let placed, placed != SQLITE_TOOBIG else {
+            try bind(s, index, text)
+            return
+        }
+        try check(placed, "bind a value")
     }
 
     /// Binds UTF-8 bytes that SQLite copies; an empty buffer binds "" (a null pointer would bind NULL).

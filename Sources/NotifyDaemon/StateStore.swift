@@ -366,7 +366,8 @@ public final class StateStore {
     ) throws(StoreError) {
         let s = statements.upsertState
         defer { connection.reset(s) }
-        try connection.bind(s, 1, device)
+        connection.reserveScratch(device.utf8.count)
+        try connection.bindInScratch(s, 1, device)
         try connection.bind(s, 3, updatedMs)
         _ = try connection.step(s, binding: text, at: 2, "store the state of device \(device)")
         if let expiresMs = pendingExpiresMs {
@@ -399,11 +400,13 @@ public final class StateStore {
         case .decision(let id, let device, let createdMs, let outcome, let page, let decision):
             let s = statements.insertDecision
             defer { connection.reset(s) }
-            try connection.bind(s, 1, id)
-            try connection.bind(s, 2, device)
+            connection.reserveScratch(
+                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + (page?.utf8.count ?? 0))
+            try connection.bindInScratch(s, 1, id)
+            try connection.bindInScratch(s, 2, device)
             try connection.bind(s, 3, createdMs)
-            try connection.bind(s, 4, outcome)
-            try connection.bind(s, 5, page)
+            try connection.bindInScratch(s, 4, outcome)
+            try connection.bindInScratch(s, 5, page)
             _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
             let stored = connection.changes
             decisionCount += stored

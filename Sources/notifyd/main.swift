@@ -1,3 +1,4 @@
+import CMimalloc  // linked for its malloc: see Package.swift
 import Glibc
 import NotifyDaemon
 

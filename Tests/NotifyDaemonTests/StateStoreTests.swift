@@ -83,6 +83,50 @@ import Testing
         #expect(try store.counts().decisions == 4)
     }
 
+    @Test func textsBoundWhereTheStoreCopiedThemAreStoredExactly() throws {
+        let dir = try StoreTestDirectory()
+        let long = String(repeating: "é☃x", count: 700)  // 4,200 bytes: more than the store's first scratch buffer
+        let rows: [(id: String, device: String?, outcome: String, page: String?)] = [
+            ("d1", "ipad", "routed", "cart.offer(id: \"X\")"),
+            ("", "", "", ""),  // empty texts, not NULL
+            ("d3-" + long, "tablet-" + long, "gated", long),
+            ("d4", nil, "fallback", nil),
+            ("d5 ünïcødé", "phone ☃", "resumed", "p"),
+            ("d6", "ipad", "routed", "after the long ones"),
+        ]
+        do {
+            let store = try StateStore(directory: dir.path)
+            // One batch: each statement's texts take the scratch buffer over from the previous statement's.
+            try store.commit(
+                rows.enumerated().flatMap { i, row -> [StoreWrite] in
+                    let decision = StoreWrite.decision(
+                        id: row.id, device: row.device, createdMs: Int64(i), outcome: row.outcome, page: row.page,
+                        decision: JSONText(["id": .string(row.id)]))
+                    guard let device = row.device else { return [decision] }
+                    return [
+                        .state(device: device, state: state(path: ["app", row.id]), updatedMs: Int64(i)), decision,
+                    ]
+                })
+            #expect(try store.decision(id: "d3-" + long)?["id"] == .string("d3-" + long))
+            #expect(try store.deviceState("tablet-" + long) == state(path: ["app", "d3-" + long]))
+        }
+        let connection = try SQLiteConnection(path: StateStore.path(in: dir.path))
+        let s = try connection.prepare("SELECT id, device, outcome, page FROM decisions ORDER BY created_ms")
+        for row in rows {
+            #expect(try connection.step(s, "read a decision"))
+            #expect(connection.text(s, 0) == row.id)
+            #expect(connection.text(s, 1) == row.device)
+            #expect(connection.text(s, 2) == row.outcome)
+            #expect(connection.text(s, 3) == row.page)
+        }
+        #expect(try !connection.step(s, "read past the last decision"))
+        let devices = try connection.prepare("SELECT device FROM device_states ORDER BY device")
+        var stored: [String] = []
+        while try connection.step(devices, "read a device") { stored.append(connection.text(devices, 0) ?? "NULL") }
+        #expect(
+            stored == Set(rows.compactMap(\.device)).sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }))
+    }
+
     @Test func aRecordedDecisionIsNeverRewritten() throws {
         let dir = try StoreTestDirectory()
         let store = try StateStore(directory: dir.path)

@@ -133,3 +133,18 @@ def test_socket_activation_through_systemd_socket_activate(workdir):
         if process.poll() is None:
             process.kill()
         listener.close()
+
+
+def test_the_daemon_allocates_with_mimalloc(daemon):
+    """mimalloc's malloc serves the process: it is loaded, and found before the C library's (link-map order)."""
+    assert daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/M1", "dryRun": True})["parameters"]["decision"]
+    with open(f"/proc/{daemon.process.pid}/maps") as maps:
+        assert "libmimalloc.so" in maps.read()
+    listing = subprocess.run(
+        [NOTIFYD], env={"LD_TRACE_LOADED_OBJECTS": "1"}, capture_output=True, text=True, check=True
+    ).stdout
+    libraries = [line.split()[0] for line in listing.splitlines() if ".so" in line]
+    names = [os.path.basename(name) for name in libraries]
+    mimalloc = next(i for i, name in enumerate(names) if name.startswith("libmimalloc.so"))
+    libc = next(i for i, name in enumerate(names) if name.startswith("libc.so"))
+    assert mimalloc < libc, names
