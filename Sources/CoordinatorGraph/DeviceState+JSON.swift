@@ -28,19 +28,18 @@ extension DeviceState: JSONWritable {
         JSON.writeRaw(",\"started\":", into: &out)
         Decision.writeStrings(started, into: &out)
         JSON.writeRaw(",\"tabs\":{", into: &out)
-        // Keys in order, sorted with their values (no lookup per key afterwards).
-        for (i, tab) in tabs.sorted(by: { $0.key < $1.key }).enumerated() {
+        Self.forEachInKeyOrder(tabs) { i, key, child in
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(tab.key, into: &out)
+            JSON.writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
-            JSON.writeString(tab.value, into: &out)
+            JSON.writeString(child, into: &out)
         }
         JSON.writeRaw("},\"stacks\":{", into: &out)
-        for (i, stack) in stacks.sorted(by: { $0.key < $1.key }).enumerated() {
+        Self.forEachInKeyOrder(stacks) { i, key, pages in
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(stack.key, into: &out)
+            JSON.writeString(key, into: &out)
             JSON.writeRaw(":[", into: &out)
-            for (j, page) in stack.value.enumerated() {
+            for (j, page) in pages.enumerated() {
                 if j > 0 { out.append(UInt8(ascii: ",")) }
                 page.writeJSON(into: &out)
             }
@@ -51,6 +50,18 @@ extension DeviceState: JSONWritable {
         JSON.writeRaw(",\"pending\":", into: &out)
         if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// Calls `body` with each entry of `dictionary` and its position, keys in order: sorted with their values (no
+    /// lookup per key afterwards), and without sorting (nor the array it needs) for one entry, as most states have.
+    private static func forEachInKeyOrder<Value>(
+        _ dictionary: [String: Value], _ body: (Int, String, Value) -> Void
+    ) {
+        guard dictionary.count > 1 else {
+            for (key, value) in dictionary { body(0, key, value) }
+            return
+        }
+        for (i, entry) in dictionary.sorted(by: { $0.key < $1.key }).enumerated() { body(i, entry.key, entry.value) }
     }
 
     /// The text of ``json``.
