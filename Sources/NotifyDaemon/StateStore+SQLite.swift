@@ -334,12 +334,8 @@ final class SQLiteConnection {
     /// The bytes stay until the next ``reserveScratch(_:)``, so the statement runs before that. A text that does
     /// not fit in what was reserved is bound the copying way.
     func bindInScratch(_ s: SQLiteStatement, _ index: Int32, _ text: String?) throws(StoreError) {
-        guard let text else {
-            try check(sqlite3_bind_null(s.handle, index), "bind a value")
-            return
-        }
         let start = scratchUsed
-        let placed: Int32? = text.utf8.withContiguousStorageIfAvailable { utf8 -> Int32 in
+        let placed: Int32? = text?.utf8.withContiguousStorageIfAvailable { utf8 -> Int32 in
             guard utf8.count <= scratch.count - start, let base = scratch.baseAddress else { return SQLITE_TOOBIG }
             if let bytes = utf8.baseAddress { (base + start).copyMemory(from: bytes, byteCount: utf8.count) }
             scratchUsed = start + utf8.count
@@ -347,7 +343,7 @@ final class SQLiteConnection {
                 s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(utf8.count))
         }
         guard let placed, placed != SQLITE_TOOBIG else {
-            try bind(s, index, text)
+            try bind(s, index, text)  // NULL, or a text that does not fit: bound the copying way
             return
         }
         try check(placed, "bind a value")
