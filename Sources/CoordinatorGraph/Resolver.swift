@@ -193,15 +193,40 @@ public final class Resolver: Sendable {
             page, state: state, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
     }
 
+    /// ``resolve(_:state:now:outcome:metadata:explain:)`` from a state this resolver (or another, whose graph
+    /// names its coordinators) resolved before: on this resolver it is walked as it is, its names not looked up
+    /// again.
+    public func resolve(
+        _ page: Page, from state: ResolvedState?, now: Timestamp, outcome: Decision.Outcome = .routed,
+        metadata: DecisionMetadata, explain: Bool = false
+    ) throws(ResolveError) -> Resolution {
+        var visits = 0
+        let start: NavigationState? =
+            if let state { state.resolver === self ? state.navigation : navigationState(state.state) } else { nil }
+        return try resolve(
+            page, starting: start, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
+    }
+
     /// ``resolve(_:state:now:outcome:metadata:explain:)``, adding to `visits` how many coordinators the walk looked
     /// at (for tests: the work does not depend on the size of the graph).
     func resolve(
         _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata,
         explain: Bool, visits: inout Int
     ) throws(ResolveError) -> Resolution {
+        try resolve(
+            page, starting: state.map(navigationState), now: now, outcome: outcome, metadata: metadata,
+            explain: explain, visits: &visits)
+    }
+
+    /// Resolves `page` from `start` (`nil` for a device never seen).
+    private func resolve(
+        _ page: Page, starting start: consuming NavigationState?, now: Timestamp, outcome: Decision.Outcome,
+        metadata: DecisionMetadata, explain: Bool, visits: inout Int
+    ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
-        var walk = Walk.starting(from: state.map(navigationState) ?? NavigationState(), explain: explain)
-        if state == nil { walk.note("device not seen before: cold start, no condition satisfied") }
+        let seen = start != nil
+        var walk = Walk.starting(from: start ?? NavigationState(), explain: explain)
+        if !seen { walk.note("device not seen before: cold start, no condition satisfied") }
         defer { visits += walk.visits }
         let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
         return Resolution(decision: decision, navigation: walk.takeState(), resolver: self)
@@ -319,7 +344,7 @@ public struct Resolution: Sendable, Hashable {
     /// The decision.
     public let decision: Decision
     /// The state after the decision's steps, coordinators by index.
-    let navigation: NavigationState
+    private(set) var navigation: NavigationState
     /// The resolver that names the state's coordinators.
     let resolver: Resolver
 
@@ -329,6 +354,14 @@ public struct Resolution: Sendable, Hashable {
     /// The decision alone, moved out, when the state is not wanted (a dry run).
     public consuming func takeDecision() -> Decision {
         decision
+    }
+
+    /// The decision and the state after its steps as the resolver holds it, moved out: the state to keep for the
+    /// device's next decision (``Resolver/resolve(_:from:now:outcome:metadata:explain:)``).
+    public consuming func take() -> (decision: Decision, state: ResolvedState) {
+        var taken = NavigationState()
+        swap(&taken, &navigation)  // moved, not copied part by part
+        return (decision, ResolvedState(navigation: taken, resolver: resolver))
     }
 
     public static func == (lhs: Resolution, rhs: Resolution) -> Bool {

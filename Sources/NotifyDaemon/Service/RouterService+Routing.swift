@@ -10,10 +10,10 @@ extension VarlinkError {
     }
 }
 
-/// A device state kept in memory, with the config generation it was last checked against.
+/// A device state kept in memory as the resolver of its config generation holds it, with that generation.
 struct CachedState {
     /// `nil` for a device forgotten by a batch not committed yet: the store may still hold its old state.
-    var state: DeviceState?
+    var state: ResolvedState?
     var generation: Int
 }
 
@@ -171,16 +171,20 @@ extension RouterService {
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
-        let resolution: Resolution
+        var decision: Decision
+        var next: ResolvedState?
         do {
-            resolution = try config.resolver.resolve(
-                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            let resolution = try config.resolver.resolve(
+                target.page, from: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            // A dry run leaves the device as it was: its next state is not kept.
+            if dryRun || device == nil {
+                decision = resolution.takeDecision()
+            } else {
+                (decision, next) = resolution.take()
+            }
         } catch {
             throw mapResolveError(error)
         }
-        // A dry run leaves the device as it was: its next state is not even named.
-        let next = dryRun || device == nil ? nil : resolution.state
-        var decision = resolution.takeDecision()
         if let warnings { decision.warnings = warnings }  // most have none: the decision stays shared, not copied
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText
@@ -206,7 +210,7 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
-        guard let state = try loadState(device) else { throw VarlinkError.unknownDevice(device) }
+        guard let state = try loadState(device)?.state else { throw VarlinkError.unknownDevice(device) }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let result: FlowFinishedResult
         do {
@@ -231,7 +235,7 @@ extension RouterService {
         case .resumed, .gated, .nothingPending, .stillWaiting:
             break
         }
-        saveState(result.state, for: device, now: now)
+        saveState(config.resolver.resolved(result.state), for: device, now: now)
         return .durable(reply)
     }
 
@@ -283,11 +287,11 @@ extension RouterService {
     /// the store.
     ///
     /// - Throws: `StateUnreadable` when the store cannot read the device's state (a damaged database).
-    func loadState(_ device: String) throws(VarlinkError) -> DeviceState? {
+    func loadState(_ device: String) throws(VarlinkError) -> ResolvedState? {
         if let cached = cache[device] {
             guard let state = cached.state else { return nil }
             if cached.generation == config.generation { return state }
-            return checkedAgainstGraph(state.json, device: device)
+            return checkedAgainstGraph(state.state.json, device: device)
         }
         guard let store else { return nil }
         let json: JSON?
@@ -311,9 +315,9 @@ extension RouterService {
 
     /// The state in `json` read against the loaded graph and cached; `nil` (start cold, journaled) when it does not
     /// fit, e.g. saved under an older graph that no longer has its coordinators or pages.
-    private func checkedAgainstGraph(_ json: JSON, device: String) -> DeviceState? {
+    private func checkedAgainstGraph(_ json: JSON, device: String) -> ResolvedState? {
         do {
-            let state = try DeviceState(json: json, graph: config.graph)
+            let state = config.resolver.resolved(try DeviceState(json: json, graph: config.graph))
             cacheState(state, for: device)
             return state
         } catch {
@@ -326,7 +330,7 @@ extension RouterService {
         }
     }
 
-    func saveState(_ state: DeviceState, for device: String, now: Timestamp) {
+    func saveState(_ state: ResolvedState, for device: String, now: Timestamp) {
         cacheState(state, for: device)
         batchDevices.append(device)
         writes.append(
@@ -335,7 +339,7 @@ extension RouterService {
                 updatedMs: now.millisecondsSince1970))
     }
 
-    func cacheState(_ state: DeviceState?, for device: String) {
+    func cacheState(_ state: ResolvedState?, for device: String) {
         if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty, !hasCommitInFlight {
             cache.removeAll(keepingCapacity: true)
         }

@@ -4,7 +4,7 @@ import Varlink
 
 extension RouterService {
     func getState(device: String) throws(VarlinkError) -> JSONObject {
-        ["state": try loadState(device)?.json ?? .null]
+        ["state": try loadState(device)?.state.json ?? .null]
     }
 
     func setState(device: String, state json: JSON) throws(VarlinkError) -> MethodResult {
@@ -15,7 +15,9 @@ extension RouterService {
         } catch {
             throw VarlinkError.invalidState(reason: error.message, field: error.path)
         }
-        saveState(state, for: device, now: Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds()))
+        saveState(
+            config.resolver.resolved(state), for: device,
+            now: Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds()))
         return .durable([:])
     }
 
