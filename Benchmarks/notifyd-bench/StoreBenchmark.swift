@@ -1,3 +1,4 @@
+import DeepLink
 import Glibc
 import JSON
 import NotifyDaemon
@@ -73,6 +74,8 @@ private func storeRun(
         let decisions = (0..<1_024).map {
             JSONText(sampleDecision(id: ids[$0 % total], device: "device-\($0 % 1_000)"))
         }
+        let offer = Page(
+            id: PageID(coordinator: "cart", name: "offer"), arguments: [.init(label: "id", value: .string("SUMMER"))])
         var writes: [StoreWrite] = []
         writes.reserveCapacity(batch * 2)
         var commits = 0
@@ -86,7 +89,7 @@ private func storeRun(
                 writes.append(
                     .decision(
                         id: ids[n], device: device, createdMs: Int64(n), outcome: "routed",
-                        page: "cart.offer(id: \"SUMMER\")", decision: decisions[n % decisions.count]))
+                        page: offer, decision: decisions[n % decisions.count]))
                 if withState { writes.append(.state(device: device, state: state, updatedMs: Int64(n))) }
                 n += 1
             }

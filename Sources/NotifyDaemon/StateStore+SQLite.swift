@@ -349,6 +349,21 @@ final class SQLiteConnection {
         try check(placed, "bind a value")
     }
 
+    /// Binds the UTF-8 text `bytes` copied into the scratch buffer, as ``bindInScratch(_:_:_:)`` does a string.
+    func bindInScratch(_ s: SQLiteStatement, _ index: Int32, bytes: UnsafeRawBufferPointer) throws(StoreError) {
+        let start = scratchUsed
+        guard bytes.count <= scratch.count - start, let base = scratch.baseAddress else {
+            try check(bindText(s, index, bytes), "bind a value")  // does not fit: bound the copying way
+            return
+        }
+        if let source = bytes.baseAddress { (base + start).copyMemory(from: source, byteCount: bytes.count) }
+        scratchUsed = start + bytes.count
+        try check(
+            notifyd_sqlite_bind_text_in_place(
+                s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(bytes.count)),
+            "bind a value")
+    }
+
     /// Binds UTF-8 bytes that SQLite copies; an empty buffer binds "" (a null pointer would bind NULL).
     private func bindText(_ s: SQLiteStatement, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {

@@ -1,3 +1,4 @@
+import DeepLink
 import Glibc
 import JSON
 
@@ -68,6 +69,8 @@ public final class StateStore {
     private var pendingDevices: Set<String> = []
     /// Devices whose pending link row the open transaction deleted: back in ``pendingDevices`` if it rolls back.
     private var pendingDeletedInTransaction: [String] = []
+    /// The description of the page of the decision being stored, written here rather than into a string of its own.
+    private var pageDescription = ByteWriter(capacity: 128)
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -400,13 +403,24 @@ public final class StateStore {
         case .decision(let id, let device, let createdMs, let outcome, let page, let decision):
             let s = statements.insertDecision
             defer { connection.reset(s) }
+            pageDescription.truncate(to: 0)
+            page?.writeDescription(into: &pageDescription)
             connection.reserveScratch(
-                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + (page?.utf8.count ?? 0))
+                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + pageDescription.count)
             try connection.bindInScratch(s, 1, id)
             try connection.bindInScratch(s, 2, device)
             try connection.bind(s, 3, createdMs)
             try connection.bindInScratch(s, 4, outcome)
-            try connection.bindInScratch(s, 5, page)
+            if page == nil {
+                try connection.bindInScratch(s, 5, nil)
+            } else {
+                let bound = pageDescription.withBytes { bytes in
+                    Result { () throws(StoreError) in
+                        try connection.bindInScratch(s, 5, bytes: UnsafeRawBufferPointer(bytes))
+                    }
+                }
+                try bound.get()
+            }
             _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
             let stored = connection.changes
             decisionCount += stored

@@ -1,3 +1,4 @@
+import DeepLink
 import Glibc
 import JSON
 import Testing
@@ -21,6 +22,13 @@ import Testing
         return .object(object)
     }
 
+    /// `coordinator.name(id: text)`, or `coordinator.name` without a text.
+    private func page(_ coordinator: String, _ name: String, _ text: String? = nil) -> Page {
+        Page(
+            id: PageID(coordinator: coordinator, name: name),
+            arguments: text.map { [Page.Argument(label: "id", value: .string($0))] } ?? [])
+    }
+
     private func decision(_ id: String, device: String?, outcome: String = "routed", createdMs: Int64 = 1) -> StoreWrite
     {
         let body: JSON = [
@@ -29,7 +37,7 @@ import Testing
             "path": ["app", "main", "cart"], "steps": [], "pending": nil, "createdAt": "2025-01-01T00:00:00.000Z",
         ]
         return .decision(
-            id: id, device: device, createdMs: createdMs, outcome: outcome, page: "cart.offer(id: \"X\")",
+            id: id, device: device, createdMs: createdMs, outcome: outcome, page: page("cart", "offer", "X"),
             decision: JSONText(body))
     }
 
@@ -86,13 +94,13 @@ import Testing
     @Test func textsBoundWhereTheStoreCopiedThemAreStoredExactly() throws {
         let dir = try StoreTestDirectory()
         let long = String(repeating: "é☃x", count: 700)  // 4,200 bytes: more than the store's first scratch buffer
-        let rows: [(id: String, device: String?, outcome: String, page: String?)] = [
-            ("d1", "ipad", "routed", "cart.offer(id: \"X\")"),
-            ("", "", "", ""),  // empty texts, not NULL
-            ("d3-" + long, "tablet-" + long, "gated", long),
+        let rows: [(id: String, device: String?, outcome: String, page: Page?)] = [
+            ("d1", "ipad", "routed", page("cart", "offer", "X")),
+            ("", "", "", page("", "")),  // empty texts, not NULL (a page's description is never empty)
+            ("d3-" + long, "tablet-" + long, "gated", page("cart", "offer", long)),
             ("d4", nil, "fallback", nil),
-            ("d5 ünïcødé", "phone ☃", "resumed", "p"),
-            ("d6", "ipad", "routed", "after the long ones"),
+            ("d5 ünïcødé", "phone ☃", "resumed", page("p", "ü", "☃ \"q\"")),
+            ("d6", "ipad", "routed", page("after", "theLongOnes")),
         ]
         do {
             let store = try StateStore(directory: dir.path)
@@ -117,7 +125,7 @@ import Testing
             #expect(connection.text(s, 0) == row.id)
             #expect(connection.text(s, 1) == row.device)
             #expect(connection.text(s, 2) == row.outcome)
-            #expect(connection.text(s, 3) == row.page)
+            #expect(connection.text(s, 3) == row.page?.description)
         }
         #expect(try !connection.step(s, "read past the last decision"))
         let devices = try connection.prepare("SELECT device FROM device_states ORDER BY device")

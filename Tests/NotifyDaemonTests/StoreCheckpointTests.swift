@@ -17,7 +17,8 @@ import Testing
             let id = "d-\(number)-\(i)"
             let body: JSON = ["id": .string(id), "device": .string("dev-\(i)"), "padding": .string(padding)]
             return .decision(
-                id: id, device: "dev-\(i)", createdMs: Int64(number), outcome: "routed", page: "cart.cart",
+                id: id, device: "dev-\(i)", createdMs: Int64(number), outcome: "routed",
+                page: Page(id: PageID(coordinator: "cart", name: "cart"), arguments: []),
                 decision: JSONText(body))
         }
     }

@@ -250,7 +250,7 @@ extension RouterService {
             writes.append(
                 .decision(
                     id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
-                    outcome: decision.outcome.rawValue, page: decision.page.description, decision: text))
+                    outcome: decision.outcome.rawValue, page: decision.page, decision: text))
         }
         let (id, device) = (decision.id, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
