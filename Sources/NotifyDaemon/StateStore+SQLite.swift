@@ -7,7 +7,7 @@ import JSON
 /// The statements the store runs, prepared once when it opens.
 struct StoreStatements {
     let begin, commit, rollback: SQLiteStatement
-    let selectState, selectDevices, upsertState, deleteState: SQLiteStatement
+    let selectState, selectDevices, upsertState, updateState, deleteState: SQLiteStatement
     let upsertPending, deletePending, selectExpired: SQLiteStatement
     let insertDecision, selectDecision, selectRecent, selectDecisionAt, selectOldestDecision,
         pruneOldest: SQLiteStatement
@@ -20,6 +20,7 @@ struct StoreStatements {
         selectState = try c.prepare(StoreSchema.selectState)
         selectDevices = try c.prepare(StoreSchema.selectDevices)
         upsertState = try c.prepare(StoreSchema.upsertState)
+        updateState = try c.prepare(StoreSchema.updateState)
         deleteState = try c.prepare(StoreSchema.deleteState)
         upsertPending = try c.prepare(StoreSchema.upsertPending)
         deletePending = try c.prepare(StoreSchema.deletePending)

@@ -45,6 +45,7 @@ enum StoreSchema {
         INSERT INTO device_states (device, state, updated_ms) VALUES (?1, ?2, ?3)
         ON CONFLICT (device) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms
         """
+    static let updateState = "UPDATE device_states SET state = ?2, updated_ms = ?3 WHERE device = ?1"
     static let deleteState = "DELETE FROM device_states WHERE device = ?1"
     static let upsertPending = """
         INSERT INTO pending_links (device, expires_ms) VALUES (?1, ?2)

@@ -77,6 +77,33 @@ import Testing
         #expect(try store.allDevices() == [])
     }
 
+    /// A state replaces the stored one by an update, and a new device's is inserted, in one batch as across batches;
+    /// the row keeps the latest state and the time it was written.
+    @Test func aStateIsUpdatedInPlaceOrInsertedForANewDevice() throws {
+        let dir = try StoreTestDirectory()
+        let store = try StateStore(directory: dir.path)
+        let states = (0..<3).map { state(path: ["app", "main", "s\($0)"]) }
+        try store.commit([
+            .state(device: "a", state: states[0], updatedMs: 1), .state(device: "a", state: states[1], updatedMs: 2),
+            .state(device: "b", state: states[0], updatedMs: 3),
+        ])
+        try store.commit([
+            .state(device: "b", state: states[2], updatedMs: 4), .state(device: "c", state: states[1], updatedMs: 5),
+            .state(device: "b", state: states[1], updatedMs: 6),
+        ])
+        #expect(try store.deviceState("a") == states[1])
+        #expect(try store.deviceState("b") == states[1])
+        #expect(try store.deviceState("c") == states[1])
+        #expect(try store.counts().devices == 3)
+        let connection = try SQLiteConnection(path: StateStore.path(in: dir.path))
+        let s = try connection.prepare("SELECT device, updated_ms FROM device_states ORDER BY device")
+        var rows: [String] = []
+        while try connection.step(s, "read a state") {
+            rows.append("\(connection.text(s, 0) ?? "NULL")=\(connection.int64(s, 1))")
+        }
+        #expect(rows == ["a=2", "b=6", "c=5"])
+    }
+
     @Test func decisionsAreQueryableByIdAndByDeviceNewestFirst() throws {
         let dir = try StoreTestDirectory()
         let store = try StateStore(directory: dir.path)
