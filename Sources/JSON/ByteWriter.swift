@@ -73,11 +73,25 @@ public struct ByteWriter: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// Appends the UTF-8 of `text` as it is (no escaping).
+    /// Appends the UTF-8 of `text` as it is (no escaping): a short ASCII string (see ``SmallASCII``), as most names
+    /// and values are, with two stores from its inline form; others through their contiguous bytes.
     @inlinable
     public mutating func append(utf8 text: String) {
+        if SmallASCII.isAvailable, appendSmallASCII(SmallASCII.words(of: text)) { return }
         var text = text
         text.withUTF8 { append($0) }
+    }
+
+    /// Appends the bytes of an inline ASCII string with two stores; false, with nothing appended, for another string.
+    @usableFromInline @inline(__always)
+    mutating func appendSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
+        guard SmallASCII.isSmallASCII(words) else { return false }
+        if capacity &- used < 16 { grow(toHold: 16) }
+        let target = UnsafeMutableRawPointer(base + used)
+        target.storeBytes(of: words.0, as: UInt64.self)
+        target.storeBytes(of: words.1 & 0x00FF_FFFF_FFFF_FFFF, toByteOffset: 8, as: UInt64.self)
+        used &+= Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+        return true
     }
 
     /// Appends the bytes of an inline ASCII string (see ``SmallASCII``) with two stores, when none of them needs

@@ -47,6 +47,30 @@ import Testing
         }
     }
 
+    /// Strings of every length around the inline limit, ASCII (two stores from the inline form) and not, built at
+    /// run time and from literals, appended one after the other from a nearly full buffer: the same bytes as their
+    /// UTF-8, nothing past them.
+    @Test func utf8OfShortAndLongStringsIsAppendedExactly() {
+        var texts: [String] = []
+        for length in 0...20 {
+            let ascii = String("abcdefghijklmnopqrstuvwxyz".prefix(length))
+            texts.append(ascii)
+            texts.append(String(decoding: Array(ascii.utf8), as: UTF8.self))
+            texts.append(String(repeating: "é", count: length / 2))
+            texts.append("\u{7F}" + ascii)
+        }
+        texts += ["", "a", "0123456789abcde", "0123456789abcdef", "✓", "DEL \u{7F}"]
+        var out = ByteWriter(capacity: 16)
+        var expected: [UInt8] = []
+        for text in texts {
+            out.append(utf8: text)
+            expected += Array(text.utf8)
+            out.append(UInt8(ascii: "|"))
+            expected.append(UInt8(ascii: "|"))
+        }
+        #expect(out.finish() == expected)
+    }
+
     @Test func truncateUndoesAPartialWrite() {
         var out = ByteWriter()
         out.append("kept")
