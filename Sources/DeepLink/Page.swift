@@ -137,6 +137,8 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     /// Appends ``swiftStringLiteral(_:)`` of `s` as UTF-8 (the escapes are all ASCII, so bytes map one by one).
     static func writeSwiftStringLiteral(_ s: String, into out: inout ByteWriter) {
         out.append(UInt8(ascii: "\""))
+        defer { out.append(UInt8(ascii: "\"")) }
+        if out.appendIfPlainSmallASCII(s) { return }  // most values: nothing to escape, no byte loop
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -152,7 +154,6 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     static func swiftStringLiteral(_ s: String) -> String {

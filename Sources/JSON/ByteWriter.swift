@@ -82,6 +82,25 @@ public struct ByteWriter: ~Copyable {
         text.withUTF8 { append($0) }
     }
 
+    /// Appends `text` when it is a short ASCII string (see ``SmallASCII``) with no quote, backslash, control character
+    /// or DEL, the bytes a Swift string literal escapes; false, with nothing appended, otherwise.
+    public mutating func appendIfPlainSmallASCII(_ text: String) -> Bool {
+        guard SmallASCII.isAvailable else { return false }
+        let words = SmallASCII.words(of: text)
+        guard SmallASCII.isSmallASCII(words) else { return false }
+        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+        let high = words.1 & 0x00FF_FFFF_FFFF_FFFF
+        // The string's bytes only: the zeros past its end would count as control characters.
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        func special(_ word: UInt64) -> UInt64 {
+            let delete = word ^ (PlainBytes.ones &* 0x7F)
+            return PlainBytes.needsEscape(word) | ((delete &- PlainBytes.ones) & ~delete & PlainBytes.highs)
+        }
+        if special(words.0) & lowMask != 0 || special(high) & highMask != 0 { return false }
+        return appendSmallASCII(words)
+    }
+
     /// Appends the bytes of an inline ASCII string with two stores; false, with nothing appended, for another string.
     @usableFromInline @inline(__always)
     mutating func appendSmallASCII(_ words: (UInt64, UInt64)) -> Bool {

@@ -71,6 +71,35 @@ import Testing
         #expect(out.finish() == expected)
     }
 
+    /// A short ASCII string is appended as it is only when no byte of it is one a Swift literal escapes, wherever
+    /// that byte is; a longer or non-ASCII string is left to the caller.
+    @Test func onlyPlainShortASCIIStringsAreAppendedAsTheyAre() {
+        var out = ByteWriter(capacity: 16)
+        var expected: [UInt8] = []
+        for length in 0...15 {
+            let plain = String("abcdefghijklmnopqrstuvwxyz".prefix(length))
+            let appended = out.appendIfPlainSmallASCII(plain)
+            #expect(appended, "\(plain)")
+            expected += Array(plain.utf8)
+            for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}"] where length > 0 {
+                for position in 0..<length {
+                    var bytes = Array(plain.utf8)
+                    bytes[position] = special.utf8.first!
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let appended = out.appendIfPlainSmallASCII(text)
+                    #expect(!appended, "\(Array(text.utf8))")
+                }
+            }
+        }
+        for other in ["abcdefghijklmnop", "é", String(repeating: "x", count: 40)] {
+            let appended = out.appendIfPlainSmallASCII(other)
+            #expect(!appended, "\(other)")
+        }
+        let punctuation = out.appendIfPlainSmallASCII("~ }|{")
+        #expect(punctuation)
+        #expect(out.finish() == expected + Array("~ }|{".utf8))
+    }
+
     @Test func truncateUndoesAPartialWrite() {
         var out = ByteWriter()
         out.append("kept")
