@@ -88,17 +88,23 @@ public struct ByteWriter: ~Copyable {
         guard SmallASCII.isAvailable else { return false }
         let words = SmallASCII.words(of: text)
         guard SmallASCII.isSmallASCII(words) else { return false }
-        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
-        let high = words.1 & 0x00FF_FFFF_FFFF_FFFF
-        // The string's bytes only: the zeros past its end would count as control characters.
-        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
-        func special(_ word: UInt64) -> UInt64 {
+        let hasSpecial = Self.marksAByte(of: words) { word in
             let delete = word ^ (PlainBytes.ones &* 0x7F)
             return PlainBytes.needsEscape(word) | ((delete &- PlainBytes.ones) & ~delete & PlainBytes.highs)
         }
-        if special(words.0) & lowMask != 0 || special(high) & highMask != 0 { return false }
-        return appendSmallASCII(words)
+        return !hasSpecial && appendSmallASCII(words)
+    }
+
+    /// True when `special` (the high bit of each byte it flags) flags one of the bytes of the inline ASCII string
+    /// `words`; the bytes past its end, zeros a control-character test would flag, are not looked at.
+    @inline(__always)
+    static func marksAByte(of words: (UInt64, UInt64), _ special: (UInt64) -> UInt64) -> Bool {
+        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+        let low = UInt64(littleEndian: words.0)
+        let high = UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        return special(low) & lowMask != 0 || special(high) & highMask != 0
     }
 
     /// Appends the bytes of an inline ASCII string with two stores; false, with nothing appended, for another string.
@@ -117,20 +123,8 @@ public struct ByteWriter: ~Copyable {
     /// a JSON escape (a quote, a backslash, a control character); false, with nothing appended, otherwise.
     @inline(__always)
     mutating func appendPlainSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
-        guard SmallASCII.isSmallASCII(words) else { return false }
-        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
-        let low = UInt64(littleEndian: words.0)
-        let high = UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF
-        // The string's bytes only: the bytes past its end are zeros, which the control-character test would flag.
-        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
-        if PlainBytes.needsEscape(low) & lowMask != 0 || PlainBytes.needsEscape(high) & highMask != 0 { return false }
-        if capacity &- used < 16 { grow(toHold: 16) }
-        let target = UnsafeMutableRawPointer(base + used)
-        target.storeBytes(of: low.littleEndian, as: UInt64.self)
-        target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
-        used &+= count
-        return true
+        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, PlainBytes.needsEscape) else { return false }
+        return appendSmallASCII(words)
     }
 
     /// Appends `count` bytes that `fill` writes from the pointer it is given (it must write all of them).

@@ -335,34 +335,34 @@ final class SQLiteConnection {
     /// The bytes stay until the next ``reserveScratch(_:)``, so the statement runs before that. A text that does
     /// not fit in what was reserved is bound the copying way.
     func bindInScratch(_ s: SQLiteStatement, _ index: Int32, _ text: String?) throws(StoreError) {
-        let start = scratchUsed
-        let placed: Int32? = text?.utf8.withContiguousStorageIfAvailable { utf8 -> Int32 in
-            guard utf8.count <= scratch.count - start, let base = scratch.baseAddress else { return SQLITE_TOOBIG }
-            if let bytes = utf8.baseAddress { (base + start).copyMemory(from: bytes, byteCount: utf8.count) }
-            scratchUsed = start + utf8.count
-            return notifyd_sqlite_bind_text_in_place(
-                s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(utf8.count))
+        let placed = text?.utf8.withContiguousStorageIfAvailable {
+            placeInScratch(s, index, UnsafeRawBufferPointer($0))
         }
-        guard let placed, placed != SQLITE_TOOBIG else {
+        guard let placed, let placed else {
             try bind(s, index, text)  // NULL, or a text that does not fit: bound the copying way
             return
         }
         try check(placed, "bind a value")
     }
 
-    /// Binds the UTF-8 text `bytes` copied into the scratch buffer, as ``bindInScratch(_:_:_:)`` does a string.
-    func bindInScratch(_ s: SQLiteStatement, _ index: Int32, bytes: UnsafeRawBufferPointer) throws(StoreError) {
-        let start = scratchUsed
-        guard bytes.count <= scratch.count - start, let base = scratch.baseAddress else {
-            try check(bindText(s, index, bytes), "bind a value")  // does not fit: bound the copying way
-            return
+    /// Binds the UTF-8 text `text` has written, as ``bindInScratch(_:_:_:)`` does a string.
+    func bindInScratch(_ s: SQLiteStatement, _ index: Int32, _ text: borrowing ByteWriter) throws(StoreError) {
+        let rc = text.withBytes { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            return placeInScratch(s, index, bytes) ?? bindText(s, index, bytes)
         }
+        try check(rc, "bind a value")
+    }
+
+    /// Copies `bytes` into the scratch buffer and binds them there (SQLite's result code); `nil` when they do not fit
+    /// what was reserved.
+    private func placeInScratch(_ s: SQLiteStatement, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        let start = scratchUsed
+        guard bytes.count <= scratch.count - start, let base = scratch.baseAddress else { return nil }
         if let source = bytes.baseAddress { (base + start).copyMemory(from: source, byteCount: bytes.count) }
         scratchUsed = start + bytes.count
-        try check(
-            notifyd_sqlite_bind_text_in_place(
-                s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(bytes.count)),
-            "bind a value")
+        return notifyd_sqlite_bind_text_in_place(
+            s.handle, index, (base + start).assumingMemoryBound(to: CChar.self), Int32(bytes.count))
     }
 
     /// Binds UTF-8 bytes that SQLite copies; an empty buffer binds "" (a null pointer would bind NULL).

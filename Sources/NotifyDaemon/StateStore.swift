@@ -369,23 +369,8 @@ public final class StateStore {
     ) throws(StoreError) {
         // Most states replace one stored before: an update finds the row through the device's index alone, where
         // the upsert first tries an insert (1.3 k instructions less per state). A new device takes the upsert.
-        let updated: Bool
-        do {
-            let u = statements.updateState
-            defer { connection.reset(u) }
-            connection.reserveScratch(device.utf8.count)
-            try connection.bindInScratch(u, 1, device)
-            try connection.bind(u, 3, updatedMs)
-            _ = try connection.step(u, binding: text, at: 2, "store the state of device \(device)")
-            updated = connection.changes > 0
-        }
-        if !updated {
-            let s = statements.upsertState
-            defer { connection.reset(s) }
-            connection.reserveScratch(device.utf8.count)
-            try connection.bindInScratch(s, 1, device)
-            try connection.bind(s, 3, updatedMs)
-            _ = try connection.step(s, binding: text, at: 2, "store the state of device \(device)")
+        if try writeState(statements.updateState, device, text, updatedMs: updatedMs) == 0 {
+            _ = try writeState(statements.upsertState, device, text, updatedMs: updatedMs)
         }
         if let expiresMs = pendingExpiresMs {
             let p = statements.upsertPending
@@ -397,6 +382,19 @@ public final class StateStore {
         } else {
             try deletePending(device)
         }
+    }
+
+    /// Runs `s` (``StoreSchema/updateState`` or ``StoreSchema/upsertState``) for `device`'s state; returns how many
+    /// rows it changed.
+    private func writeState(
+        _ s: SQLiteStatement, _ device: String, _ text: JSONText, updatedMs: Int64
+    ) throws(StoreError) -> Int {
+        defer { connection.reset(s) }
+        connection.reserveScratch(device.utf8.count)
+        try connection.bindInScratch(s, 1, device)
+        try connection.bind(s, 3, updatedMs)
+        _ = try connection.step(s, binding: text, at: 2, "store the state of device \(device)")
+        return connection.changes
     }
 
     /// Applies one write; returns the rowid and device of a decision it stored with a device.
@@ -428,12 +426,7 @@ public final class StateStore {
             if page == nil {
                 try connection.bindInScratch(s, 5, nil)
             } else {
-                let bound = pageDescription.withBytes { bytes in
-                    Result { () throws(StoreError) in
-                        try connection.bindInScratch(s, 5, bytes: UnsafeRawBufferPointer(bytes))
-                    }
-                }
-                try bound.get()
+                try connection.bindInScratch(s, 5, pageDescription)
             }
             _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
             let stored = connection.changes
