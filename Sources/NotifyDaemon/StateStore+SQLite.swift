@@ -9,9 +9,10 @@ struct StoreStatements {
     let begin, commit, rollback: SQLiteStatement
     let selectState, selectDevices, upsertState, updateState, deleteState: SQLiteStatement
     let upsertPending, deletePending, selectExpired: SQLiteStatement
-    let insertDecision, selectDecision, selectRecent, selectDecisionAt, selectOldestDecision,
-        pruneOldest: SQLiteStatement
-    let countDecisions, countDevices, countPending: SQLiteStatement
+    let setFirstDecision: SQLiteStatement
+    /// Per history table (``StoreSchema/segment(_:)``).
+    let insertDecision, selectDecision, selectRecent, selectDecisionAt, clearSegment: [SQLiteStatement]
+    let countDevices, countPending: SQLiteStatement
 
     init(_ c: SQLiteConnection) throws(StoreError) {
         begin = try c.prepare("BEGIN IMMEDIATE")
@@ -25,13 +26,17 @@ struct StoreStatements {
         upsertPending = try c.prepare(StoreSchema.upsertPending)
         deletePending = try c.prepare(StoreSchema.deletePending)
         selectExpired = try c.prepare(StoreSchema.selectExpired)
-        insertDecision = try c.prepare(StoreSchema.insertDecision)
-        selectDecision = try c.prepare(StoreSchema.selectDecision)
-        selectRecent = try c.prepare(StoreSchema.selectRecent)
-        selectDecisionAt = try c.prepare(StoreSchema.selectDecisionAt)
-        selectOldestDecision = try c.prepare(StoreSchema.selectOldestDecision)
-        pruneOldest = try c.prepare(StoreSchema.pruneOldest)
-        countDecisions = try c.prepare(StoreSchema.countDecisions)
+        setFirstDecision = try c.prepare(StoreSchema.setFirstDecision)
+        func each(_ sql: (Int) -> String) throws(StoreError) -> [SQLiteStatement] {
+            var statements: [SQLiteStatement] = []
+            for k in 0..<StoreSchema.historySegmentCount { statements.append(try c.prepare(sql(k))) }
+            return statements
+        }
+        insertDecision = try each(StoreSchema.insertDecision)
+        selectDecision = try each(StoreSchema.selectDecision)
+        selectRecent = try each(StoreSchema.selectRecent)
+        selectDecisionAt = try each(StoreSchema.selectDecisionAt)
+        clearSegment = try each(StoreSchema.clearSegment)
         countDevices = try c.prepare(StoreSchema.countDevices)
         countPending = try c.prepare(StoreSchema.countPending)
     }
@@ -171,6 +176,9 @@ final class SQLiteConnection {
             for step in Int(version)..<StoreSchema.migrations.count {
                 try exec(StoreSchema.migrations[step], "migrate the schema to version \(step + 1)")
             }
+            if version < 3, try queryInt(StoreSchema.historyHasGaps, "read the decision history") != 0 {
+                try exec(StoreSchema.renumberHistory, "number the decision history")
+            }
             try exec("PRAGMA user_version=\(StoreSchema.currentVersion)", "record the schema version")
             try exec("COMMIT", "commit the schema migration")
         } catch {
@@ -297,12 +305,14 @@ final class SQLiteConnection {
     /// The rowid of the row the last successful insert added.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
 
-    /// Calls `row` with each row of `sql` (a one-off statement, finalized at the end).
+    /// Calls `row` with each row of `sql` (a one-off statement, finalized at the end), its parameter `?1` bound to
+    /// `binding` when given.
     func forEachRow(
-        _ sql: String, _ what: @autoclosure () -> String, _ row: (SQLiteStatement) -> Void
+        _ sql: String, binding: Int64? = nil, _ what: @autoclosure () -> String, _ row: (SQLiteStatement) -> Void
     ) throws(StoreError) {
         let s = SQLiteStatement(handle: try prepareTransient(sql, what()))
         defer { sqlite3_finalize(s.handle) }
+        if let binding { try bind(s, 1, binding) }
         while try step(s, what()) { row(s) }
     }
 

@@ -17,14 +17,7 @@ enum StoreSchema {
             expires_ms INTEGER NOT NULL
         );
         CREATE INDEX pending_links_by_expiry ON pending_links (expires_ms);
-        CREATE TABLE decisions (
-            id TEXT PRIMARY KEY NOT NULL,
-            device TEXT,
-            created_ms INTEGER NOT NULL,
-            outcome TEXT NOT NULL,
-            page TEXT,
-            decision TEXT NOT NULL
-        );
+        CREATE TABLE decisions \(historyTableColumns);
         CREATE INDEX decisions_by_device ON decisions (device) WHERE device IS NOT NULL;
         """,
         // Version 2. The store keeps the history's per-device lookup in memory (``StateStore``): an index on the
@@ -32,13 +25,73 @@ enum StoreSchema {
         """
         DROP INDEX IF EXISTS decisions_by_device;
         """,
+        // Version 3. The history rotates through tables of its own (see ``HistorySegments``): the oldest decisions
+        // leave it by whole tables, emptied at once, not row by row.
+        historySegmentsMigration,
     ]
+
+    /// The tables the decision history rotates through (part of migration 3: never changed).
+    static let historySegmentCount = 5
+
+    /// The name of history table `k`.
+    static func segment(_ k: Int) -> String { "decisions_\(k)" }
+
+    /// Version 3: the history tables, the first decision still in the history (`history_bounds`), the version 2
+    /// history as the first table (renamed: its rows stay where they are, their rowids their sequence numbers), and a
+    /// view `decisions` of the decisions in the history, for `sqlite3`.
+    private static var historySegmentsMigration: String {
+        var sql = """
+            ALTER TABLE decisions RENAME TO \(segment(0));
+            CREATE TABLE history_bounds (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 0),
+                first_seq INTEGER NOT NULL
+            );
+            INSERT INTO history_bounds (singleton, first_seq)
+                VALUES (0, coalesce((SELECT min(rowid) FROM \(segment(0))), 1));
+
+            """
+        for k in 1..<historySegmentCount { sql += "CREATE TABLE \(segment(k)) \(historyTableColumns);\n" }
+        sql += "CREATE VIEW decisions AS\n"
+        sql += (0..<historySegmentCount).map { k in
+            "    SELECT rowid AS seq, \(historyColumns) FROM \(segment(k)) "
+                + "WHERE rowid >= (SELECT first_seq FROM history_bounds)"
+        }.joined(separator: "\n    UNION ALL\n")
+        return sql + ";\n"
+    }
+
+    private static let historyColumns = "id, device, created_ms, outcome, page, decision"
+
+    /// The columns of a history table, as version 1 declared them (its text unchanged).
+    private static let historyTableColumns = """
+        (
+            id TEXT PRIMARY KEY NOT NULL,
+            device TEXT,
+            created_ms INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            page TEXT,
+            decision TEXT NOT NULL
+        )
+        """
+
+    /// After migration 3, when the rowids of the version 2 history have gaps (sequence numbers have none): its rows
+    /// numbered again from 1, in their order.
+    static let renumberHistory = """
+        CREATE TEMP TABLE renumbered AS
+            SELECT row_number() OVER (ORDER BY rowid) AS seq, \(historyColumns) FROM \(segment(0));
+        DELETE FROM \(segment(0));
+        INSERT INTO \(segment(0)) (rowid, \(historyColumns)) SELECT seq, \(historyColumns) FROM renumbered ORDER BY seq;
+        DROP TABLE renumbered;
+        UPDATE history_bounds SET first_seq = 1;
+        """
+
+    /// Whether the version 2 history's rowids have gaps: `1` or `0`.
+    static let historyHasGaps = "SELECT count(*) > 0 AND count(*) < max(rowid) - min(rowid) + 1 FROM \(segment(0))"
 
     /// The version this build writes.
     static var currentVersion: Int32 { Int32(migrations.count) }
 
-    // Statements prepared once per connection. Decision history order is insertion order
-    // (rowid), which is creation order for decisions committed by one daemon.
+    // Statements prepared once per connection. Decision history order is the order decisions were stored in (their
+    // sequence numbers), which is creation order for decisions committed by one daemon.
     static let selectState = "SELECT state FROM device_states WHERE device = ?1"
     static let selectDevices = "SELECT device FROM device_states ORDER BY device"
     static let upsertState = """
@@ -55,20 +108,28 @@ enum StoreSchema {
     static let selectExpired = """
         SELECT device, expires_ms FROM pending_links WHERE expires_ms <= ?1 ORDER BY expires_ms, device LIMIT ?2
         """
-    static let insertDecision = """
-        INSERT INTO decisions (id, device, created_ms, outcome, page, decision) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        ON CONFLICT (id) DO NOTHING
-        """
-    static let selectDecision = "SELECT decision FROM decisions WHERE id = ?1"
-    static let selectRecent = "SELECT decision FROM decisions ORDER BY rowid DESC LIMIT ?1"
-    static let selectDecisionAt = "SELECT decision FROM decisions WHERE rowid = ?1"
     static let selectPendingDevices = "SELECT device FROM pending_links"
-    static let selectDeviceHistory = "SELECT rowid, device FROM decisions WHERE device IS NOT NULL ORDER BY rowid"
-    static let selectOldestDecision = "SELECT min(rowid) FROM decisions"
-    static let pruneOldest = """
-        DELETE FROM decisions WHERE rowid IN (SELECT rowid FROM decisions ORDER BY rowid LIMIT ?1)
+    static let setFirstDecision = "UPDATE history_bounds SET first_seq = ?1"
+    static let selectFirstDecision = "SELECT first_seq FROM history_bounds"
+
+    // Statements on history table `k`; a decision's sequence number is its rowid there.
+    static func insertDecision(_ k: Int) -> String {
         """
-    static let countDecisions = "SELECT count(*) FROM decisions"
+        INSERT INTO \(segment(k)) (id, device, created_ms, outcome, page, decision, rowid)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (id) DO NOTHING
+        """
+    }
+    static func selectDecision(_ k: Int) -> String { "SELECT rowid, decision FROM \(segment(k)) WHERE id = ?1" }
+    static func selectRecent(_ k: Int) -> String {
+        "SELECT decision FROM \(segment(k)) WHERE rowid >= ?1 ORDER BY rowid DESC LIMIT ?2"
+    }
+    static func selectDecisionAt(_ k: Int) -> String { "SELECT decision FROM \(segment(k)) WHERE rowid = ?1" }
+    static func clearSegment(_ k: Int) -> String { "DELETE FROM \(segment(k))" }
+    static func greatestID(_ k: Int) -> String { "SELECT max(id) FROM \(segment(k))" }
+    static func segmentBounds(_ k: Int) -> String { "SELECT min(rowid), max(rowid) FROM \(segment(k))" }
+    static func selectDeviceHistory(_ k: Int) -> String {
+        "SELECT rowid, device FROM \(segment(k)) WHERE device IS NOT NULL AND rowid >= ?1 ORDER BY rowid"
+    }
     static let countDevices = "SELECT count(*) FROM device_states"
     static let countPending = "SELECT count(*) FROM pending_links"
 }

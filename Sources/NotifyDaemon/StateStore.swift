@@ -30,9 +30,10 @@ import JSON
 /// batch the loop handed it (the loop waits for that commit before it reads, except for device states, which it
 /// reads meanwhile through a ``StateReader`` of its own). Statements are prepared once.
 ///
-/// The history's per-device lookup lives in memory (each device's decision rowids, rebuilt when the store opens):
-/// an SQL index on the device made every commit write one more page per decision, since its inserts land at
-/// random, and what a commit writes grew with the history.
+/// The history's per-device lookup lives in memory (each device's decision sequence numbers, rebuilt when the store
+/// opens): an SQL index on the device made every commit write one more page per decision, since its inserts land at
+/// random, and what a commit writes grew with the history. The history itself rotates through tables that leave it
+/// whole (``HistorySegments``).
 public final class StateStore {
     /// The database file name inside the state directory.
     public static let fileName = "notifyd.sqlite"
@@ -58,11 +59,12 @@ public final class StateStore {
     private var framesAtLastCheckpoint = 0
     /// Called for a checkpoint that failed (on the checkpointer's thread, or the committing one).
     private var onCheckpointFailure: (@Sendable (StoreError) -> Void)?
-    private var decisionCount: Int
-    /// Each device's stored decisions, as rowids, oldest first.
+    /// The tables of the history and the decisions in it.
+    private var history: HistorySegments
+    /// Each device's decisions in the history, as sequence numbers, oldest first.
     private var historyByDevice: [String: [Int64]] = [:]
-    /// The stored decisions that name a device, oldest first from `historyHead`: the order pruning drops them in.
-    private var historyOrder: [(rowid: Int64, device: String)] = []
+    /// The decisions in the history that name a device, oldest first from `historyHead`: the order they leave it in.
+    private var historyOrder: [(seq: Int64, device: String)] = []
     private var historyHead = 0
     /// The devices that may have a pending link row (every one that has one, and possibly a few that no longer do):
     /// a state without a pending page deletes the row only when there may be one.
@@ -91,14 +93,14 @@ public final class StateStore {
         let lock = try Self.lock(directory: directory)
         let connection: SQLiteConnection
         let statements: StoreStatements
-        let decisionCount: Int
+        let history: HistorySegments
         do {
             connection = try SQLiteConnection(path: path)
             connection.limitValueLength(maxValueBytes)
             try connection.configureAndMigrate()
             connection.watchWAL()
             statements = try StoreStatements(connection)
-            decisionCount = try connection.count(statements.countDecisions)
+            history = try Self.openHistory(connection, limit: historyLimit)
         } catch {
             // Not initialized yet, so no deinit: the lock is released here.
             Glibc.close(lock)
@@ -109,9 +111,13 @@ public final class StateStore {
         self.statements = statements
         self.path = path
         self.historyLimit = max(0, historyLimit)
-        self.decisionCount = decisionCount
-        try connection.forEachRow(StoreSchema.selectDeviceHistory, "read the decision history") { row in
-            remember(rowid: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
+        self.history = history
+        for k in history.newestFirst.reversed() {
+            try connection.forEachRow(
+                StoreSchema.selectDeviceHistory(k), binding: history.first, "read the decision history"
+            ) { row in
+                remember(seq: connection.int64(row, 0), device: connection.text(row, 1) ?? "")
+            }
         }
         try connection.forEachRow(StoreSchema.selectPendingDevices, "read the pending links") { row in
             pendingDevices.insert(connection.text(row, 0) ?? "")
@@ -188,15 +194,15 @@ public final class StateStore {
     var deviceHistoryCount: Int { historyByDevice.values.reduce(0) { $0 + $1.count } }
 
     /// Adds a committed decision to the per-device lookup.
-    private func remember(rowid: Int64, device: String) {
-        historyByDevice[device, default: []].append(rowid)
-        historyOrder.append((rowid, device))
+    private func remember(seq: Int64, device: String) {
+        historyByDevice[device, default: []].append(seq)
+        historyOrder.append((seq, device))
     }
 
-    /// Drops the decisions pruned from the history (every rowid below `oldest`) from the per-device lookup: a
-    /// pruned decision is its device's oldest, first in its list, which is changed in place (one lookup each).
+    /// Drops the decisions that left the history (every sequence number below `oldest`) from the per-device lookup:
+    /// such a decision is its device's oldest, first in its list, which is changed in place (one lookup each).
     private func dropPruned(before oldest: Int64) {
-        while historyHead < historyOrder.count, historyOrder[historyHead].rowid < oldest {
+        while historyHead < historyOrder.count, historyOrder[historyHead].seq < oldest {
             let device = historyOrder[historyHead].device
             historyHead += 1
             guard let index = historyByDevice.index(forKey: device) else { continue }
@@ -241,70 +247,102 @@ public final class StateStore {
             checkpointer.request()
             checkpointer.waitUntilIdle()
         }
-        let countBefore = decisionCount
-        var added: [(rowid: Int64, device: String)] = []
+        let historyBefore = history
+        var added: [(seq: Int64, device: String)] = []
         var pruned = false
         try connection.run(statements.begin, "begin a transaction")
         do {
             for write in batch {
                 if let inserted = try apply(write) { added.append(inserted) }
             }
-            if decisionCount > historyLimit {
-                try pruneHistory()
+            if history.trim() {
+                let s = statements.setFirstDecision
+                defer { connection.reset(s) }
+                try connection.bind(s, 1, history.first)
+                _ = try connection.step(s, "record where the decision history starts")
                 pruned = true
             }
             try connection.run(statements.commit, "commit a transaction")
         } catch {
             connection.rollback(statements.rollback)
-            decisionCount = countBefore
+            history = historyBefore
             for device in pendingDeletedInTransaction { pendingDevices.insert(device) }
             pendingDeletedInTransaction.removeAll()
             throw error
         }
         pendingDeletedInTransaction.removeAll(keepingCapacity: true)
         // Committed: the lookup follows (a rolled-back batch never reaches it).
-        for decision in added { remember(rowid: decision.rowid, device: decision.device) }
-        // Unreadable, the bound is left as it is: a pruned rowid left in the lookup is skipped when listed.
-        if pruned, let oldest = oldestStoredRowID() { dropPruned(before: oldest) }
+        for decision in added { remember(seq: decision.seq, device: decision.device) }
+        if pruned { dropPruned(before: history.first) }
         checkpointIfDue()
     }
 
-    /// The rowid of the oldest stored decision (`Int64.max` with none); `nil` when it cannot be read.
-    private func oldestStoredRowID() -> Int64? {
-        let s = statements.selectOldestDecision
-        defer { connection.reset(s) }
-        guard let row = try? connection.step(s, "find the oldest decision") else { return nil }
-        return row && !connection.isNull(s, 0) ? connection.int64(s, 0) : .max
+    /// The history's tables as the database holds them, and the oldest decision still in it; `first_seq` moves on
+    /// when `limit` is lower than it was.
+    private static func openHistory(_ connection: SQLiteConnection, limit: Int) throws(StoreError) -> HistorySegments {
+        var segments: [HistorySegments.Segment] = []
+        for k in 0..<StoreSchema.historySegmentCount {
+            var segment = HistorySegments.Segment.empty
+            try connection.forEachRow(StoreSchema.segmentBounds(k), "read the decision history") { row in
+                guard !connection.isNull(row, 0) else { return }
+                segment = HistorySegments.Segment(first: connection.int64(row, 0), last: connection.int64(row, 1))
+            }
+            segments.append(segment)
+        }
+        let storedFirst = try connection.queryInt(StoreSchema.selectFirstDecision, "read the decision history")
+        var greatestID: String?
+        for k in 0..<StoreSchema.historySegmentCount where !segments[k].isEmpty {
+            try connection.forEachRow(StoreSchema.greatestID(k), "read the decision history") { row in
+                guard let id = connection.text(row, 0) else { return }
+                if greatestID.map({ HistorySegments.precedes($0, id) }) ?? true { greatestID = id }
+            }
+        }
+        let history = HistorySegments(
+            segments: segments, storedFirst: storedFirst, limit: limit, greatestID: greatestID)
+        if history.first != storedFirst {
+            try connection.exec(
+                "UPDATE history_bounds SET first_seq = \(history.first)", "record where the decision history starts")
+        }
+        return history
     }
 
     /// The decision with `id`, or `nil` if it is not (or no longer) in the history.
     public func decision(id: String) throws(StoreError) -> JSON? {
-        let s = statements.selectDecision
-        defer { connection.reset(s) }
-        try connection.bind(s, 1, id)
-        guard try connection.step(s, "read decision \(id)") else { return nil }
-        return try connection.json(s, 0, "decision \(id)")
+        for k in history.newestFirst {
+            let s = statements.selectDecision[k]
+            defer { connection.reset(s) }
+            try connection.bind(s, 1, id)
+            guard try connection.step(s, "read decision \(id)") else { continue }
+            // Ids are unique: a decision that left the history is not in a newer table.
+            guard connection.int64(s, 0) >= history.first else { return nil }
+            return try connection.json(s, 1, "decision \(id)")
+        }
+        return nil
     }
 
     /// Up to `limit` decisions, newest first, of `device` (or of all devices when `nil`).
     public func decisions(device: String?, limit: Int) throws(StoreError) -> [JSON] {
         guard limit > 0 else { return [] }
+        var result: [JSON] = []
         guard let device else {
-            let s = statements.selectRecent
-            defer { connection.reset(s) }
-            try connection.bind(s, 1, Int64(limit))
-            var result: [JSON] = []
-            while try connection.step(s, "list decisions") {
-                result.append(try connection.json(s, 0, "a decision"))
+            // The tables hold runs of sequence numbers that do not overlap: the newest table's come first.
+            for k in history.newestFirst where result.count < limit {
+                let s = statements.selectRecent[k]
+                defer { connection.reset(s) }
+                try connection.bind(s, 1, history.first)
+                try connection.bind(s, 2, Int64(limit - result.count))
+                while try connection.step(s, "list decisions") {
+                    result.append(try connection.json(s, 0, "a decision"))
+                }
             }
             return result
         }
-        var result: [JSON] = []
-        let s = statements.selectDecisionAt
-        for rowid in (historyByDevice[device] ?? []).reversed() {
+        for seq in (historyByDevice[device] ?? []).reversed() {
             guard result.count < limit else { break }
+            guard let k = history.table(holding: seq) else { continue }
+            let s = statements.selectDecisionAt[k]
             defer { connection.reset(s) }
-            try connection.bind(s, 1, rowid)
+            try connection.bind(s, 1, seq)
             guard try connection.step(s, "list decisions of device \(device)") else { continue }
             result.append(try connection.json(s, 0, "a decision of device \(device)"))
         }
@@ -316,7 +354,7 @@ public final class StateStore {
         StoreCounts(
             devices: try connection.count(statements.countDevices),
             pendingLinks: try connection.count(statements.countPending),
-            decisions: decisionCount
+            decisions: history.count
         )
     }
 
@@ -397,8 +435,8 @@ public final class StateStore {
         return connection.changes
     }
 
-    /// Applies one write; returns the rowid and device of a decision it stored with a device.
-    private func apply(_ write: StoreWrite) throws(StoreError) -> (rowid: Int64, device: String)? {
+    /// Applies one write; returns the sequence number and device of a decision it stored with a device.
+    private func apply(_ write: StoreWrite) throws(StoreError) -> (seq: Int64, device: String)? {
         switch write {
         case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
             try storeState(device, text, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
@@ -413,7 +451,10 @@ public final class StateStore {
             _ = try connection.step(s, "delete the state of device \(device)")
             try deletePending(device)
         case .decision(let id, let device, let createdMs, let outcome, let page, let decision):
-            let s = statements.insertDecision
+            if try isStoredAlready(id) { return nil }
+            let (k, clear) = history.tableForNext()
+            if clear { try connection.run(statements.clearSegment[k], "empty a table of the decision history") }
+            let s = statements.insertDecision[k]
             defer { connection.reset(s) }
             pageDescription.truncate(to: 0)
             page?.writeDescription(into: &pageDescription)
@@ -428,13 +469,28 @@ public final class StateStore {
             } else {
                 try connection.bindInScratch(s, 5, pageDescription)
             }
+            let seq = history.next
+            try connection.bind(s, 7, seq)
             _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
-            let stored = connection.changes
-            decisionCount += stored
-            guard stored > 0, let device else { return nil }
-            return (connection.lastInsertRowID, device)
+            guard connection.changes > 0 else { return nil }  // stored already: never rewritten
+            history.stored(id, in: k)
+            guard let device else { return nil }
+            return (seq, device)
         }
         return nil
+    }
+
+    /// True when a decision with `id` is stored in one of the history's tables. Only an id no greater than the
+    /// greatest stored (in byte order, as SQLite compares them) is looked for.
+    private func isStoredAlready(_ id: String) throws(StoreError) -> Bool {
+        guard let greatest = history.greatestID, !HistorySegments.precedes(greatest, id) else { return false }
+        for k in history.newestFirst {
+            let s = statements.selectDecision[k]
+            defer { connection.reset(s) }
+            try connection.bind(s, 1, id)
+            if try connection.step(s, "look for decision \(id)") { return true }
+        }
+        return false
     }
 
     private func deletePending(_ device: String) throws(StoreError) {
@@ -444,14 +500,6 @@ public final class StateStore {
         defer { connection.reset(s) }
         try connection.bind(s, 1, device)
         _ = try connection.step(s, "delete the pending link of device \(device)")
-    }
-
-    private func pruneHistory() throws(StoreError) {
-        let s = statements.pruneOldest
-        defer { connection.reset(s) }
-        try connection.bind(s, 1, Int64(decisionCount - historyLimit))
-        _ = try connection.step(s, "prune the decision history")
-        decisionCount -= connection.changes
     }
 
     // MARK: - Opening
