@@ -64,9 +64,9 @@ extension VarlinkReply {
         member: StaticString, valueJSON: some Collection<UInt8>, continues: Bool = false, into out: inout [UInt8]
     ) {
         encodeHead(into: &out)
-        out.append(contentsOf: #"{""#.utf8)
-        out.append(contentsOf: UnsafeBufferPointer(start: member.utf8Start, count: member.utf8CodeUnitCount))
-        out.append(contentsOf: #"":"#.utf8)
+        append(#"{""#, to: &out)
+        append(member, to: &out)
+        append(#"":"#, to: &out)
         out.append(contentsOf: valueJSON)
         out.append(UInt8(ascii: "}"))
         encodeTail(continues: continues, error: nil, into: &out)
@@ -74,14 +74,20 @@ extension VarlinkReply {
 
     @inlinable @inline(__always)
     static func encodeHead(into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"parameters":"#.utf8)
+        append(#"{"parameters":"#, to: &out)
+    }
+
+    /// Appends a literal's bytes with one copy (a string's `utf8` view is appended byte by byte).
+    @inlinable @inline(__always)
+    static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     @inlinable @inline(__always)
     static func encodeTail(continues: Bool, error: String?, into out: inout [UInt8]) {
-        if continues { out.append(contentsOf: #","continues":true"#.utf8) }
+        if continues { append(#","continues":true"#, to: &out) }
         if let error {
-            out.append(contentsOf: #","error":"#.utf8)
+            append(#","error":"#, to: &out)
             out.appendWritten { JSON.writeString(error, into: &$0) }
         }
         out.append(UInt8(ascii: "}"))
