@@ -82,9 +82,10 @@ struct HistorySegments: Equatable {
         return (candidate, true)
     }
 
-    /// The next decision, `id`, was stored in table `k`, with sequence number ``next``.
-    mutating func stored(_ id: String, in k: Int) {
-        if greatestID.map({ Self.precedes($0, id) }) ?? true { greatestID = id }
+    /// The next decision was stored in table `k`, with sequence number ``next``; `greatestID` is its id when that is
+    /// greater than every id stored before.
+    mutating func stored(in k: Int, greatestID id: String? = nil) {
+        if let id { greatestID = id }
         if segments[k].isEmpty {
             segments[k] = Segment(first: next, last: next)
         } else {

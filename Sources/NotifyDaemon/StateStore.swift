@@ -451,7 +451,9 @@ public final class StateStore {
             _ = try connection.step(s, "delete the state of device \(device)")
             try deletePending(device)
         case .decision(let id, let device, let createdMs, let outcome, let page, let decision):
-            if try isStoredAlready(id) { return nil }
+            // Greater than every id stored (as each of a daemon's ids is), it cannot be stored already.
+            let greatest = history.greatestID.map { HistorySegments.precedes($0, id) } ?? true
+            if !greatest, try isStoredAlready(id) { return nil }
             let (k, clear) = history.tableForNext()
             if clear { try connection.run(statements.clearSegment[k], "empty a table of the decision history") }
             let s = statements.insertDecision[k]
@@ -473,17 +475,16 @@ public final class StateStore {
             try connection.bind(s, 7, seq)
             _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
             guard connection.changes > 0 else { return nil }  // stored already: never rewritten
-            history.stored(id, in: k)
+            history.stored(in: k, greatestID: greatest ? id : nil)
             guard let device else { return nil }
             return (seq, device)
         }
         return nil
     }
 
-    /// True when a decision with `id` is stored in one of the history's tables. Only an id no greater than the
-    /// greatest stored (in byte order, as SQLite compares them) is looked for.
+    /// True when a decision with `id` is stored in one of the history's tables (looked for only when `id` is no
+    /// greater than the greatest stored, in byte order, as SQLite compares them).
     private func isStoredAlready(_ id: String) throws(StoreError) -> Bool {
-        guard let greatest = history.greatestID, !HistorySegments.precedes(greatest, id) else { return false }
         for k in history.newestFirst {
             let s = statements.selectDecision[k]
             defer { connection.reset(s) }

@@ -194,7 +194,7 @@ import Testing
             let (k, clear) = history.tableForNext()
             tables.append(k)
             if clear { cleared.append(k) }
-            history.stored("x", in: k)
+            history.stored(in: k)
             _ = history.trim()
         }
         #expect(tables == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0, 1, 1])
