@@ -159,7 +159,7 @@ public struct JournalRecord: ~Copyable {
                 {
                     skip = prefix.utf8CodeUnitCount
                 }
-                for byte in name[skip...] { out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+                Self.appendLowercased(UnsafeBufferPointer(rebasing: name[skip...]), into: &out)
                 out.append(UInt8(ascii: "="))
                 Self.writeConsoleValue(escaped: UnsafeBufferPointer(rebasing: all[field.value..<field.end]), into: &out)
             }
@@ -193,8 +193,7 @@ public struct JournalRecord: ~Copyable {
     /// is empty or holds a space, a quote or `=`, as it is otherwise. Escaping adds none of those, so the escaped
     /// value has them exactly where the raw one does.
     static func writeConsoleValue(escaped bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
-        let quoted = bytes.isEmpty || bytes.contains { $0 == 0x20 || $0 == 0x22 || $0 == 0x3D }
-        guard quoted else {
+        guard bytes.isEmpty || needsConsoleQuotes(bytes) else {
             out.append(bytes)
             return
         }
@@ -207,6 +206,52 @@ public struct JournalRecord: ~Copyable {
         }
         out.append(UnsafeBufferPointer(rebasing: bytes[from...]))
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// True when `bytes` hold a space, a quote or `=`: looked for eight bytes at a time.
+    static func needsConsoleQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // A byte of `x` is zero when (x - 1) & ~x has its high bit set (a borrow marks bytes above a zero one only).
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
+        var i = 0
+        while i &+ 8 <= bytes.count {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if hasZeroByte(w ^ (0x20 &* ones)) || hasZeroByte(w ^ (0x22 &* ones)) || hasZeroByte(w ^ (0x3D &* ones)) {
+                return true
+            }
+            i &+= 8
+        }
+        while i < bytes.count {
+            let b = base[i]
+            if b == 0x20 || b == 0x22 || b == 0x3D { return true }
+            i &+= 1
+        }
+        return false
+    }
+
+    /// Appends `name` (ASCII: a field name) with its capital letters lowercased, eight bytes at a time.
+    static func appendLowercased(_ name: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        guard let base = name.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i &+ 8 <= name.count {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard w & high == 0 else { break }  // not ASCII: the byte loop takes the rest
+            // With every byte below 0x80 no sum carries into the next byte: a byte from 0x41 ("A") to 0x5A ("Z")
+            // reaches 0x80 when 0x3F is added, and stays below it when 0x25 is.
+            let capital = (w &+ 0x3F &* ones) & ~(w &+ 0x25 &* ones) & high
+            let lowered = w | (capital >> 2)  // 0x80 >> 2 is 0x20, a capital's lowercase bit
+            out.append(count: 8) { UnsafeMutableRawPointer($0).storeBytes(of: lowered, as: UInt64.self) }
+            i &+= 8
+        }
+        while i < name.count {
+            let byte = base[i]
+            out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            i &+= 1
+        }
     }
 
     /// Calls `body` with the entry's fields for journald's native protocol, each `NAME=value`: `MESSAGE` (with its

@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// The console's word-at-a-time helpers agree with their byte-by-byte definitions for every byte value at every
+    /// position of buffers up to 17 bytes long: a value is quoted when it holds a space, a quote or `=`; a name's
+    /// capitals, and only they, are lowercased.
+    @Test func consoleQuotesAndLowercaseNamesAreFoundAsTheDefinitionSays() {
+        for length in 1...17 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "A"), count: length)
+                    bytes[position] = UInt8(value)
+                    let quoted = bytes.withUnsafeBufferPointer { JournalRecord.needsConsoleQuotes($0) }
+                    #expect(quoted == [0x20, 0x22, 0x3D].contains(value), "byte \(value) at \(position) of \(length)")
+                    var out = ByteWriter()
+                    bytes.withUnsafeBufferPointer { JournalRecord.appendLowercased($0, into: &out) }
+                    let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+                    #expect(out.withBytes { Array($0) } == lowered, "byte \(value) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     /// Details written as bytes are escaped as text is: a newline, an escape character or a backslash written by a
     /// closure reads the same in both sinks as the same text logged as strings.
     @Test func detailsWrittenAsBytesAreEscapedLikeText() throws {
