@@ -400,6 +400,11 @@ public final class StateStore {
         try connection.queryText("PRAGMA journal_mode", "read the journal mode")
     }
 
+    /// How deleted content is overwritten: 2, `FAST` (zeros where no page more is written).
+    func secureDeleteMode() throws(StoreError) -> Int64 {
+        try connection.queryInt("PRAGMA secure_delete", "read the deletion mode")
+    }
+
     // MARK: - Writes
 
     private func storeState(

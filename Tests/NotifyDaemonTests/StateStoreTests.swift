@@ -47,6 +47,7 @@ import Testing
         #expect(store.path == dir.path + "/notifyd.sqlite")
         #expect(try store.schemaVersion() == StoreSchema.migrations.count)
         #expect(try store.journalMode() == "wal")
+        #expect(try store.secureDeleteMode() == 2)
         #expect(try store.counts() == StoreCounts(devices: 0, pendingLinks: 0, decisions: 0))
     }
 
