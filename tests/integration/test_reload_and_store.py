@@ -343,3 +343,34 @@ def test_finishing_a_coordinator_that_provides_nothing_says_why(daemon):
     assert result.returncode == 1
     assert "ProvidesNothing" in result.stderr
     assert "'cart' provides no condition; only a flow with 'provides:' can finish a gate" in result.stderr
+
+
+def test_the_history_keeps_its_newest_decisions_across_its_tables_and_a_restart(make_daemon):
+    d = make_daemon("--history-limit", "10").start()
+    ids = []
+    for round in range(6):
+        with Raw(d.socket) as raw:
+            raw.send(b"".join(resolve(f"h-{i % 3}", f"shop://offers/H{round}x{i}") for i in range(7)))
+            for _ in range(7):
+                ids.append(raw.recv()["parameters"]["decision"]["id"])
+        listed = [x["id"] for x in d.call(f"{ROUTER}.ListDecisions", {"limit": 100})["parameters"]["decisions"]]
+        assert listed == list(reversed(ids[-10:])), f"round {round}"
+    assert d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["store"]["decisions"] == 10
+    by_device = d.call(f"{ROUTER}.ListDecisions", {"device": "h-1", "limit": 100})["parameters"]["decisions"]
+    assert [x["id"] for x in by_device] == [i for n, i in reversed(list(enumerate(ids))) if n % 7 % 3 == 1 and n >= 32]
+    # A decision that left the history is not found, though its table may not have been emptied yet.
+    assert "error" in d.call(f"{ROUTER}.GetDecision", {"id": ids[31]})
+    assert d.call(f"{ROUTER}.GetDecision", {"id": ids[32]})["parameters"]["decision"]["id"] == ids[32]
+    assert d.stop() == 0
+    database = os.path.join(d.state_dir, "notifyd.sqlite")
+    with closing(sqlite3.connect(database)) as db:
+        # The view shows the history alone; five tables of three hold 15 decisions at most.
+        assert db.execute("SELECT count(*) FROM decisions").fetchone() == (10,)
+        rows = sum(db.execute(f"SELECT count(*) FROM decisions_{k}").fetchone()[0] for k in range(5))
+        assert 10 <= rows <= 15
+    # Restarted with a larger limit, the history brings back none of the decisions that had left it.
+    again = make_daemon("--history-limit", "100")
+    again.state_dir = d.state_dir
+    again.start()
+    listed = [x["id"] for x in again.call(f"{ROUTER}.ListDecisions", {"limit": 100})["parameters"]["decisions"]]
+    assert listed == list(reversed(ids[-10:]))
