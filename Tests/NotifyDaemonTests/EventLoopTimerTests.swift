@@ -44,11 +44,25 @@ import Testing
     @Test func oneShotTimersFireOnceInDeadlineOrder() throws {
         let loop = try EventLoop()
         var fired: [String] = []
-        loop.schedule(after: 3_000_000) { fired.append("late") }
+        loop.schedule(after: 30_000_000) { fired.append("late") }
         loop.schedule(after: 1_000_000) { fired.append("early") }
-        loop.schedule(after: 6_000_000) { loop.stop() }
+        loop.schedule(after: 60_000_000) { loop.stop() }
         #expect(try runWatched(loop))
         #expect(fired == ["early", "late"])
+    }
+
+    /// A loop that wakes after several deadlines passed (a busy machine) fires those timers in deadline order, not
+    /// in the order they were scheduled.
+    @Test func timersDueTogetherFireInDeadlineOrder() throws {
+        let loop = try EventLoop()
+        var fired: [String] = []
+        loop.schedule(after: 40_000_000) { fired.append("third") }
+        loop.schedule(after: 1_000_000) { fired.append("first") }
+        loop.schedule(after: 20_000_000) { fired.append("second") }
+        loop.schedule(after: 60_000_000) { loop.stop() }
+        usleep(100_000)  // every deadline has passed when the loop first looks
+        #expect(try runWatched(loop))
+        #expect(fired == ["first", "second", "third"])
     }
 
     @Test func aRepeatingTimerFiresUntilCancelled() throws {
@@ -57,9 +71,11 @@ import Testing
         var id = 0
         id = loop.schedule(after: 1_000_000, repeating: true) {
             ticks += 1
-            if ticks == 3 { loop.cancelTimer(id) }
+            guard ticks == 3 else { return }
+            loop.cancelTimer(id)
+            // Time for three more ticks, were the timer still there (however late the loop wakes, this comes last).
+            loop.schedule(after: 5_000_000) { loop.stop() }
         }
-        loop.schedule(after: 20_000_000) { loop.stop() }
         #expect(try runWatched(loop))
         #expect(ticks == 3)
     }

@@ -129,6 +129,8 @@ package final class EventLoop {
             timers.append(timer)
         }
         nextDeadline = earliestDeadline()
+        // Timers due together (the loop woke late) fire in the order of their deadlines, then of their scheduling.
+        due.sort { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
         // Actions run last: one may schedule or cancel timers, which keeps nextDeadline right itself.
         for timer in due { timer.action() }
     }
