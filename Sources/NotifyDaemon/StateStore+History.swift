@@ -17,7 +17,7 @@ import Glibc
 /// A decision whose id is stored already, in any of the tables (in the history, or left it and not emptied yet), is
 /// not stored again; the tables' own keys see to it in the table that takes it, and the others are looked at only
 /// for an id no greater than ``greatestID``.
-struct HistorySegments: Equatable {
+struct HistorySegments {
     /// The sequence numbers a table holds, `first...last`; empty when `last < first`.
     struct Segment: Equatable {
         var first: Int64

@@ -307,9 +307,6 @@ final class SQLiteConnection {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(db)) }
 
-    /// The rowid of the row the last successful insert added.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
-
     /// Calls `row` with each row of `sql` (a one-off statement, finalized at the end), its parameter `?1` bound to
     /// `binding` when given.
     func forEachRow(

@@ -100,7 +100,7 @@ public final class StateStore {
             try connection.configureAndMigrate()
             connection.watchWAL()
             statements = try StoreStatements(connection)
-            history = try Self.openHistory(connection, limit: historyLimit)
+            history = try Self.openHistory(connection, statements, limit: historyLimit)
         } catch {
             // Not initialized yet, so no deinit: the lock is released here.
             Glibc.close(lock)
@@ -256,10 +256,7 @@ public final class StateStore {
                 if let inserted = try apply(write) { added.append(inserted) }
             }
             if history.trim() {
-                let s = statements.setFirstDecision
-                defer { connection.reset(s) }
-                try connection.bind(s, 1, history.first)
-                _ = try connection.step(s, "record where the decision history starts")
+                try Self.recordFirst(history.first, connection, statements)
                 pruned = true
             }
             try connection.run(statements.commit, "commit a transaction")
@@ -279,7 +276,9 @@ public final class StateStore {
 
     /// The history's tables as the database holds them, and the oldest decision still in it; `first_seq` moves on
     /// when `limit` is lower than it was.
-    private static func openHistory(_ connection: SQLiteConnection, limit: Int) throws(StoreError) -> HistorySegments {
+    private static func openHistory(
+        _ connection: SQLiteConnection, _ statements: StoreStatements, limit: Int
+    ) throws(StoreError) -> HistorySegments {
         var segments: [HistorySegments.Segment] = []
         for k in 0..<StoreSchema.historySegmentCount {
             var segment = HistorySegments.Segment.empty
@@ -299,25 +298,42 @@ public final class StateStore {
         }
         let history = HistorySegments(
             segments: segments, storedFirst: storedFirst, limit: limit, greatestID: greatestID)
-        if history.first != storedFirst {
-            try connection.exec(
-                "UPDATE history_bounds SET first_seq = \(history.first)", "record where the decision history starts")
-        }
+        if history.first != storedFirst { try recordFirst(history.first, connection, statements) }
         return history
     }
 
-    /// The decision with `id`, or `nil` if it is not (or no longer) in the history.
-    public func decision(id: String) throws(StoreError) -> JSON? {
+    /// Stores `first` as the oldest sequence number in the history (`history_bounds`).
+    private static func recordFirst(
+        _ first: Int64, _ connection: SQLiteConnection, _ statements: StoreStatements
+    ) throws(StoreError) {
+        let s = statements.setFirstDecision
+        defer { connection.reset(s) }
+        try connection.bind(s, 1, first)
+        _ = try connection.step(s, "record where the decision history starts")
+    }
+
+    /// `read` of the row of decision `id` in the history table that holds it (`rowid`, `decision`); `nil` when
+    /// none does.
+    private func withRow<T>(
+        ofDecision id: String, _ read: (SQLiteStatement) throws(StoreError) -> T
+    ) throws(StoreError) -> T? {
         for k in history.newestFirst {
             let s = statements.selectDecision[k]
             defer { connection.reset(s) }
             try connection.bind(s, 1, id)
-            guard try connection.step(s, "read decision \(id)") else { continue }
-            // Ids are unique: a decision that left the history is not in a newer table.
+            if try connection.step(s, "read decision \(id)") { return try read(s) }
+        }
+        return nil
+    }
+
+    /// The decision with `id`, or `nil` if it is not (or no longer) in the history.
+    public func decision(id: String) throws(StoreError) -> JSON? {
+        // Ids are unique: a decision that left the history is not in a newer table.
+        let json = try withRow(ofDecision: id) { (s) throws(StoreError) -> JSON? in
             guard connection.int64(s, 0) >= history.first else { return nil }
             return try connection.json(s, 1, "decision \(id)")
         }
-        return nil
+        return json ?? nil
     }
 
     /// Up to `limit` decisions, newest first, of `device` (or of all devices when `nil`).
@@ -490,13 +506,7 @@ public final class StateStore {
     /// True when a decision with `id` is stored in one of the history's tables (looked for only when `id` is no
     /// greater than the greatest stored, in byte order, as SQLite compares them).
     private func isStoredAlready(_ id: String) throws(StoreError) -> Bool {
-        for k in history.newestFirst {
-            let s = statements.selectDecision[k]
-            defer { connection.reset(s) }
-            try connection.bind(s, 1, id)
-            if try connection.step(s, "look for decision \(id)") { return true }
-        }
-        return false
+        try withRow(ofDecision: id) { _ in true } ?? false
     }
 
     private func deletePending(_ device: String) throws(StoreError) {

@@ -100,14 +100,22 @@ import Testing
     /// The word-at-a-time check agrees with the definition (printable ASCII, no backslash) for every byte value at
     /// every position of buffers up to 17 bytes long.
     @Test func plainBytesAreCheckedAsTheDefinitionSays() {
+        eachByteAtEachPosition(among: UInt8(ascii: "a")) { bytes, value, position in
+            let expected = (0x20...0x7E).contains(value) && value != 0x5C
+            let plain = bytes.withUnsafeBufferPointer { Journal.isPlain($0) }
+            #expect(plain == expected, "byte \(value) at \(position) of \(bytes.count)")
+        }
+    }
+
+    /// Calls `check` with every buffer of 1–17 bytes `filler` but one, that one holding each byte value in turn at
+    /// each position.
+    private func eachByteAtEachPosition(among filler: UInt8, _ check: ([UInt8], Int, Int) -> Void) {
         for length in 1...17 {
             for position in 0..<length {
                 for value in 0...255 {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    var bytes = [UInt8](repeating: filler, count: length)
                     bytes[position] = UInt8(value)
-                    let expected = (0x20...0x7E).contains(value) && value != 0x5C
-                    let plain = bytes.withUnsafeBufferPointer { Journal.isPlain($0) }
-                    #expect(plain == expected, "byte \(value) at \(position) of \(length)")
+                    check(bytes, value, position)
                 }
             }
         }
@@ -117,19 +125,13 @@ import Testing
     /// position of buffers up to 17 bytes long: a value is quoted when it holds a space, a quote or `=`; a name's
     /// capitals, and only they, are lowercased.
     @Test func consoleQuotesAndLowercaseNamesAreFoundAsTheDefinitionSays() {
-        for length in 1...17 {
-            for position in 0..<length {
-                for value in 0...255 {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "A"), count: length)
-                    bytes[position] = UInt8(value)
-                    let quoted = bytes.withUnsafeBufferPointer { JournalRecord.needsConsoleQuotes($0) }
-                    #expect(quoted == [0x20, 0x22, 0x3D].contains(value), "byte \(value) at \(position) of \(length)")
-                    var out = ByteWriter()
-                    bytes.withUnsafeBufferPointer { JournalRecord.appendLowercased($0, into: &out) }
-                    let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-                    #expect(out.withBytes { Array($0) } == lowered, "byte \(value) at \(position) of \(length)")
-                }
-            }
+        eachByteAtEachPosition(among: UInt8(ascii: "A")) { bytes, value, position in
+            let quoted = bytes.withUnsafeBufferPointer { JournalRecord.needsConsoleQuotes($0) }
+            #expect(quoted == [0x20, 0x22, 0x3D].contains(value), "byte \(value) at \(position) of \(bytes.count)")
+            var out = ByteWriter()
+            bytes.withUnsafeBufferPointer { JournalRecord.appendLowercased($0, into: &out) }
+            let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+            #expect(out.withBytes { Array($0) } == lowered, "byte \(value) at \(position) of \(bytes.count)")
         }
     }
 
