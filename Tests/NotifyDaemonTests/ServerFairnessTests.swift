@@ -59,6 +59,41 @@ private final class CommitFinishingHandler: CallHandler {
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 
+/// Replies to every call; at the first call of a second connection, records the reply bytes already written to the
+/// first client's socket.
+private final class EarlyReplyHandler: CallHandler {
+    let expected: Int
+    var handled = 0
+    var firstConnection: UInt64?
+    /// The first client's socket, set once the clients are connected.
+    var firstClient: Int32 = -1
+    /// Bytes readable by the first client when the other connection's first call was handled.
+    var bytesWaitingForFirstClient: Int?
+    var loop: EventLoop?
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) {
+        handled += 1
+        if firstConnection == nil { firstConnection = connection.id }
+        if connection.id != firstConnection, bytesWaitingForFirstClient == nil {
+            var available: Int32 = 0
+            _ = ioctl(firstClient, UInt(FIONREAD), &available)
+            bytesWaitingForFirstClient = Int(available)
+        }
+        outbox.send(VarlinkReply(parameters: ["n": .int(handled)]), to: connection)
+        if handled == expected { loop?.stop() }
+    }
+
+    func connectionClosed(_ connection: ClientConnection) {}
+    func endBatch() {}
+    func outcome(ofBatch number: UInt64) -> Bool? { true }
+    var batchIsDue: Bool { false }
+    func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
+}
+
 @Suite struct ServerFairnessTests {
     /// Connects a client to `path` and writes `count` pipelined calls without reading.
     private func pipeliningClient(_ path: String, count: Int) throws -> Int32 {
@@ -83,7 +118,8 @@ private final class CommitFinishingHandler: CallHandler {
     /// Serves `clients` pipelining clients, each with `callsEach` calls buffered before the loop first looks at them,
     /// until `handler` stops the loop (`attach` hands it the loop).
     private func serve(
-        _ name: String, handler: CallHandler, attach: (EventLoop) -> Void, clients: Int, callsEach: Int
+        _ name: String, handler: CallHandler, attach: (EventLoop) -> Void, clients: Int, callsEach: Int,
+        connected: ([Int32]) -> Void = { _ in }
     ) throws {
         let directory = "/tmp/notifyd-\(name)-\(getpid())"
         mkdir(directory, 0o700)
@@ -97,6 +133,7 @@ private final class CommitFinishingHandler: CallHandler {
         try server.start()
         let descriptors = try (0..<clients).map { _ in try pipeliningClient(path, count: callsEach) }
         defer { descriptors.forEach { close($0) } }
+        connected(descriptors)
         try loop.run()
         server.closeAll()
         server.stopAccepting()
@@ -111,6 +148,19 @@ private final class CommitFinishingHandler: CallHandler {
         // Settled once the first connection's frames were handled, before the other's; then at the end of the turn.
         #expect(handler.settledAt.first == perClient, "settled at \(handler.settledAt)")
         #expect(handler.settledAt.last == 2 * perClient)
+    }
+
+    @Test func readyRepliesAreWrittenBeforeTheNextConnectionIsHandled() throws {
+        let perClient = 3
+        let handler = EarlyReplyHandler(expected: 2 * perClient)
+        try serve(
+            "early", handler: handler, attach: { handler.loop = $0 }, clients: 2, callsEach: perClient,
+            connected: { handler.firstClient = $0[0] })
+
+        #expect(handler.handled == 2 * perClient)
+        // The first connection's three replies, {"parameters":{"n":1}} and so on, each with its NUL.
+        let replies = (1...perClient).map { #"{"parameters":{"n":\#($0)}}"#.utf8.count + 1 }.reduce(0, +)
+        #expect(handler.bytesWaitingForFirstClient == replies)
     }
 
     @Test func pipeliningClientsTakeTurnsOfAtMostTheFrameBudget() throws {

@@ -85,6 +85,12 @@ final class ClientConnection {
         self.lastActivity = now
     }
 
+    /// The oldest reply waiting in ``slots`` waits for no commit.
+    var firstReplyIsReady: Bool {
+        guard let first = slots.first, case .ready = first else { return false }
+        return true
+    }
+
     /// Bytes queued and not yet written.
     var pendingOutputBytes: Int { output.count - outputStart }
 

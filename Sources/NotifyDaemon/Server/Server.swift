@@ -220,8 +220,16 @@ final class Server {
         } else if connection.queuedBytes >= settings.maxOutputBytes {
             // Frames still in the decoder are handled once the client has read its replies.
             pauseReading(connection)
+        } else {
+            writeReadyReplies(connection)
         }
         settleFinishedCommit()
+    }
+
+    /// Writes the connection's replies now when the first of them waits for no commit: the client reads them while
+    /// the other connections are handled, rather than at the end of the turn.
+    private func writeReadyReplies(_ connection: ClientConnection) {
+        if connection.firstReplyIsReady { settle(connection) }
     }
 
     /// Ends the batch between two connections when the handler has work for it (see ``CallHandler/batchIsDue``):
@@ -345,7 +353,11 @@ final class Server {
             connection.backlogged = false
             guard !connection.readPaused else { continue }  // resumed by `writable` once the client reads
             processFrames(connection)
-            if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
+            if connection.queuedBytes >= settings.maxOutputBytes {
+                pauseReading(connection)
+            } else {
+                writeReadyReplies(connection)
+            }
             settleFinishedCommit()
         }
     }
