@@ -40,11 +40,19 @@ final class Outbox {
         }
     }
 
-    /// Hands over the connections with queued replies and starts a new batch.
-    func takeDirty() -> [ClientConnection] {
-        defer { dirty.removeAll(keepingCapacity: true) }
-        for connection in dirty { connection.inOutbox = false }
-        return dirty
+    /// The list ``dirty`` had before the last ``takeDirty(_:)``, emptied and kept for the next.
+    private var spare: [ClientConnection] = []
+
+    /// Hands the connections with queued replies to `body` and starts a new batch: connections given replies by
+    /// `body` are on the new batch's list. The two lists keep their storage from batch to batch.
+    func takeDirty(_ body: (ClientConnection) -> Void) {
+        var taken: [ClientConnection] = []
+        swap(&taken, &spare)
+        swap(&taken, &dirty)
+        for connection in taken { connection.inOutbox = false }
+        for connection in taken { body(connection) }
+        taken.removeAll(keepingCapacity: true)
+        spare = taken
     }
 
     /// True when something is queued.

@@ -395,7 +395,9 @@ final class Server {
             rounds += 1
             handler.endBatch()
             if !awaitingCommit.isEmpty { settleAwaiting() }
-            for connection in outbox.takeDirty() where !connection.closed { settle(connection) }
+            outbox.takeDirty { connection in
+                if !connection.closed { settle(connection) }
+            }
             if outbox.isEmpty { break }
         }
     }
