@@ -7,7 +7,10 @@
 #
 # Usage: Benchmarks/run-daemon-bench.sh
 # Environment: ROUNDS (3), SECONDS_PER_RUN (3), SCRATCH (.build: the swift build scratch path),
-#              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml).
+#              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml),
+#              LOG_TARGET (console: notifyd's journal entries as console lines; journal: to a running journald,
+#              as in production, whose work then shares the cores).
+# The journal entries notifyd dropped in its runs (its journal queue full) are counted from GetStats.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,6 +18,21 @@ ROUNDS="${ROUNDS:-3}"
 RUN_SECONDS="${SECONDS_PER_RUN:-3}"
 SCRATCH="${SCRATCH:-$ROOT/.build}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
+LOG_TARGET="${LOG_TARGET:-console}"
+case "$LOG_TARGET" in
+console) ;;
+journal)
+    if [ ! -S /run/systemd/journal/socket ]; then
+        echo "LOG_TARGET=journal: no journald listens on /run/systemd/journal/socket (start one first, e.g." \
+            "/lib/systemd/systemd-journald as root)" >&2
+        exit 2
+    fi
+    ;;
+*)
+    echo "LOG_TARGET is console or journal, not '$LOG_TARGET'" >&2
+    exit 2
+    ;;
+esac
 WORK="$(mktemp -d /tmp/notifyd-bench.XXXXXX)"
 PIDS=()
 cleanup() {
@@ -59,7 +77,7 @@ PIDS+=("$FLOOR_PID")
 mkdir -p "$WORK/state"
 read -r DAEMON_PID DAEMON_READY < <(start_server "$WORK/notifyd.sock" "$WORK/notifyd.log" \
     "$BIN_DIR/notifyd" --config "$CONFIG" --socket "$WORK/notifyd.sock" --state-dir "$WORK/state" \
-    --log-target console)
+    --log-target "$LOG_TARGET")
 PIDS+=("$DAEMON_PID")
 DAEMON_RSS_READY=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
 
@@ -92,9 +110,10 @@ done
 DAEMON_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
 FLOOR_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FLOOR_PID/status")
 
-python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" <<'EOF'
+python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" \
+    "$LOG_TARGET" <<'EOF'
 import json, statistics, sys
-results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak = sys.argv[1:]
+results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak, log_target = sys.argv[1:]
 runs = {}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -104,14 +123,18 @@ def med(name, key):
     return statistics.median(values) if values else float("nan")
 def cpu_per_request(name, key="serverCPUSeconds"):
     return statistics.median(r[key] * 1e6 / max(1, r["replies"]) for r in runs[name])
-print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores)\n")
+print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores); "
+      f"notifyd's journal entries to the {log_target}\n")
 print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}"
-      f"{'cli µs cpu/req':>16}{'errors':>8}")
+      f"{'cli µs cpu/req':>16}{'errors':>8}{'journal dropped':>17}")
 for name in runs:
     errors = sum(r["errors"] for r in runs[name])
+    # Summed over the rounds: entries notifyd's journal queue had no room for (GetStats before and after each run).
+    counted = [r["journalDropped"] for r in runs[name] if r.get("journalDropped") is not None]
+    dropped = f"{sum(counted)} of {sum(r['replies'] for r in runs[name])}" if counted else "-"
     print(f"{name:<18}{med(name, 'requestsPerSecond'):>10.0f}{med(name, 'p50'):>9.1f}{med(name, 'p90'):>9.1f}"
           f"{med(name, 'p99'):>9.1f}{med(name, 'max'):>10.1f}{cpu_per_request(name):>16.1f}"
-          f"{cpu_per_request(name, 'clientCPUSeconds'):>16.1f}{errors:>8}")
+          f"{cpu_per_request(name, 'clientCPUSeconds'):>16.1f}{errors:>8}{dropped:>17}")
 rtt = med("notifyd-rtt", "p50") / med("floor-rtt", "p50")
 tput = med("notifyd-dry", "requestsPerSecond") / med("floor-pipelined", "requestsPerSecond")
 stateful = med("notifyd-stateful", "requestsPerSecond")

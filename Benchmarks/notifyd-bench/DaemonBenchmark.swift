@@ -7,7 +7,8 @@ import Synchronization
 /// requests in flight, and prints requests/s, client-side latency percentiles (send to reply), errors, and the
 /// server's CPU time and peak RSS read from /proc. Every reply is checked: with `--check page` (the default) it
 /// must be a decision for the page the request leads to; with `--check frame` (the floor) any reply that is not
-/// a varlink error counts.
+/// a varlink error counts. Against notifyd (`--check page`), `GetStats` before and after the run gives the
+/// decisions the daemon made, the journal entries it dropped and its store failures over the run.
 func runDaemonBenchmark(_ arguments: [String]) {
     guard let options = DaemonBenchmarkOptions(arguments) else {
         print(
@@ -19,6 +20,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     }
     let progress = DaemonBenchmarkProgress()
     let pid = options.pid ?? peerPID(of: options.socket)
+    let countersBefore = options.checkPage ? DaemonCounters.read(options.socket) : nil
     let before = pid.flatMap(processCPUSeconds)
     let clientBefore = ownCPUSeconds()
     let start = DispatchTime.now().uptimeNanoseconds
@@ -63,6 +65,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     let after = pid.flatMap(processCPUSeconds)
     let clientAfter = ownCPUSeconds()
     let peak = pid.flatMap(peakResidentBytes)
+    let counters = countersBefore.flatMap { start in DaemonCounters.read(options.socket).map { $0 - start } }
 
     var latencies: [UInt64] = []
     latencies.reserveCapacity(results.reduce(0) { $0 + $1.latencies.count })
@@ -86,7 +89,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
         sent: sent, replies: replies, errors: errors + failures.count, seconds: elapsed,
         requestsPerSecond: Double(replies) / elapsed, p50: percentile(0.50), p90: percentile(0.90),
         p99: percentile(0.99), max: latencies.last.map { Double($0) / 1000 } ?? 0,
-        serverCPUSeconds: cpu, serverPeakRSS: peak, clientCPUSeconds: clientCPU)
+        serverCPUSeconds: cpu, serverPeakRSS: peak, clientCPUSeconds: clientCPU, daemon: counters)
     if options.json {
         print(figures.json)
     } else {
@@ -424,6 +427,52 @@ private func peakResidentBytes(_ pid: Int32) -> Int? {
     return nil
 }
 
+/// Counters of notifyd's `GetStats`, read before and after a run: what the daemon did over it.
+struct DaemonCounters: Equatable {
+    /// Decisions made (dry runs included).
+    var decisions: Int
+    /// Journal entries dropped because the journal queue was full (its writer, or journald, behind).
+    var journalDropped: Int
+    /// Batches whose state commit failed.
+    var storeFailures: Int
+
+    static func - (lhs: DaemonCounters, rhs: DaemonCounters) -> DaemonCounters {
+        DaemonCounters(
+            decisions: lhs.decisions - rhs.decisions, journalDropped: lhs.journalDropped - rhs.journalDropped,
+            storeFailures: lhs.storeFailures - rhs.storeFailures)
+    }
+
+    /// The counters of the notifyd serving `socket`; `nil` when the server does not answer `GetStats` with them
+    /// within five seconds (the floor, another server).
+    static func read(_ socket: String) -> DaemonCounters? {
+        let fd = connectUnix(socket)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard writeAll(fd, Array(#"{"method":"io.notifyd.Router.GetStats"}"#.utf8) + [0]) else { return nil }
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while !reply.contains(0) {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0, reply.count + n <= 1 << 20 else { return nil }
+            reply.append(contentsOf: chunk[..<n])
+        }
+        return parse(reply.prefix { $0 != 0 })
+    }
+
+    /// The counters in a `GetStats` reply frame (without its NUL).
+    static func parse<Bytes: Collection<UInt8>>(_ frame: Bytes) -> DaemonCounters? {
+        guard let root = try? JSONSerialization.jsonObject(with: Data(frame)) as? [String: Any],
+            let parameters = root["parameters"] as? [String: Any], let stats = parameters["stats"] as? [String: Any],
+            let decisions = stats["decisions"] as? Int, let dropped = stats["journalDropped"] as? Int,
+            let failures = stats["storeFailures"] as? Int
+        else { return nil }
+        return DaemonCounters(decisions: decisions, journalDropped: dropped, storeFailures: failures)
+    }
+}
+
 /// The figures of one run.
 struct DaemonBenchmarkFigures {
     let connections: Int
@@ -443,6 +492,8 @@ struct DaemonBenchmarkFigures {
     let serverPeakRSS: Int?
     /// This process's CPU time over the run: shows whether the client, sharing the machine, was the bottleneck.
     let clientCPUSeconds: Double
+    /// What notifyd counted over the run; `nil` for another server or with `--check frame`.
+    let daemon: DaemonCounters?
 
     func printTable() {
         print("daemon: \(connections) connections × depth \(depth), mix \(mix)")
@@ -464,16 +515,25 @@ struct DaemonBenchmarkFigures {
             String(
                 format: "client: %.1f µs CPU per request, %.0f%% of one core",
                 clientCPUSeconds * 1e6 / Double(Swift.max(1, replies)), clientCPUSeconds / seconds * 100))
+        if let daemon {
+            print(
+                "notifyd: \(daemon.decisions) decisions, \(daemon.journalDropped) journal entries dropped "
+                    + "(the journal queue was full), \(daemon.storeFailures) failed state commits")
+        }
     }
 
     var json: String {
         let cpu = serverCPUSeconds.map { String(format: "%.4f", $0) } ?? "null"
         let rss = serverPeakRSS.map(String.init) ?? "null"
         let clientCPU = String(format: "%.4f", clientCPUSeconds)
+        let decisions = daemon.map { String($0.decisions) } ?? "null"
+        let dropped = daemon.map { String($0.journalDropped) } ?? "null"
+        let failures = daemon.map { String($0.storeFailures) } ?? "null"
         return #"{"connections":\#(connections),"depth":\#(depth),"mix":"\#(mix)","sent":\#(sent),"#
             + #""replies":\#(replies),"errors":\#(errors),"seconds":\#(seconds),"#
             + #""requestsPerSecond":\#(requestsPerSecond),"p50":\#(p50),"p90":\#(p90),"p99":\#(p99),"max":\#(max),"#
-            + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss),"clientCPUSeconds":\#(clientCPU)}"#
+            + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss),"clientCPUSeconds":\#(clientCPU),"#
+            + #""daemonDecisions":\#(decisions),"journalDropped":\#(dropped),"storeFailures":\#(failures)}"#
     }
 }
 

@@ -30,6 +30,10 @@ def test_bench_gets_a_correct_reply_for_every_request(daemon):
     assert figures["replies"] == 2000
     assert figures["serverPeakRSS"] > 0
     assert figures["clientCPUSeconds"] > 0
+    # GetStats before and after the run: the daemon made one decision per request, all of them journaled.
+    assert figures["daemonDecisions"] == 2000
+    assert figures["journalDropped"] == 0
+    assert figures["storeFailures"] == 0
     stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
     # The daemon saw every request (plus this GetStats call and the first one).
     assert stats["requests"] - before >= 2000
@@ -42,6 +46,8 @@ def test_bench_prints_a_summary_table(daemon):
     row = result.stdout.splitlines()[2].split()
     assert row[0] == "2000" and row[1] == "0"
     assert any(line.startswith("client: ") and "µs CPU per request" in line for line in result.stdout.splitlines())
+    assert "notifyd: 2000 decisions, 0 journal entries dropped (the journal queue was full), 0 failed state commits" \
+        in result.stdout.splitlines()
 
 
 def test_bench_counts_wrong_replies_as_errors(workdir):
@@ -77,6 +83,8 @@ def test_bench_counts_wrong_replies_as_errors(workdir):
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["replies"] == 100
     assert figures["errors"] == 100
+    # Its error reply to GetStats gives no counters.
+    assert figures["daemonDecisions"] is None and figures["journalDropped"] is None
 
 
 def test_payload_bench_reads_every_example_format():
