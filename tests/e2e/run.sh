@@ -2,14 +2,15 @@
 # End-to-end test under a real systemd: boots systemd as PID 1 in a PID+mount namespace, installs the
 # freshly built static binaries and the shipped units as `make install` would (the shipped ExecStart runs
 # unchanged; a drop-in only shortens the watchdog and the restart delay), and proves socket activation,
-# READY=1, journal fields, reload (broken, then fixed), watchdog restart, state across restarts, a clean stop,
-# and a start refused for a broken config. The namespace starts with an empty state directory and journal,
-# and the journal checks are scoped to the service invocation they are about. Cleans up (poweroff) even when
+# READY=1, journal fields, reload (broken, then fixed), watchdog restart, state across restarts, every decision of
+# a burst above journald's default rate limit in the journal, a clean stop, and a start refused for a broken
+# config. The namespace starts with an empty state directory and journal, and the journal checks are scoped to
+# the service invocation they are about. Cleans up (poweroff) even when
 # a step fails; the host keeps nothing of the run.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${NOTIFYD_RELEASE_DIR:-$root/.build/release}
-for b in notifyd notifyctl; do
+for b in notifyd notifyctl notifyd-bench; do
     [ -x "$bin/$b" ] || { echo "e2e: $bin/$b missing (make release)"; exit 1; }
 done
 command -v unshare >/dev/null && command -v nsenter >/dev/null || { echo "e2e: needs unshare and nsenter"; exit 1; }
@@ -19,7 +20,7 @@ stage=$(mktemp -d /opt/notifyd-e2e.XXXXXX)
 chmod 755 "$stage"
 # Mounted in the namespace as /usr/local/bin and /etc/notifyd (see boot-systemd.sh).
 mkdir -p "$stage/bin" "$stage/etc" "$stage/units"
-cp "$bin/notifyd" "$bin/notifyctl" "$stage/bin/"
+cp "$bin/notifyd" "$bin/notifyctl" "$bin/notifyd-bench" "$stage/bin/"
 config=$stage/etc/notifyd.yaml
 cp "$root/config/shop.yaml" "$config"
 cp "$root/examples/payloads/apns-offer.json" "$stage/"
@@ -194,6 +195,35 @@ check "a stopped watchdog gets the service restarted" test "$new_pid" != "$old_p
 check "and it serves again" answers state "$device" SUMMER
 
 last_run=$(prop InvocationID)
+# A burst above journald's default rate limit for a service (10,000 entries in 30 s, scaled up by the free space):
+# every decision notifyd journals reaches the journal. The entries notifyd's own queue had no room for (journald
+# behind) are counted by GetStats, which the bench reads before and after.
+decision_entries() { # the decisionMade entries of invocation $1
+    ns journalctl -o json --no-pager "MESSAGE_ID=$(message_id decisionMade)" "_SYSTEMD_INVOCATION_ID=$1" | wc -l
+}
+burst=60000
+entries_before=$(decision_entries "$last_run")
+figures=$(ns "$stage/bin/notifyd-bench" daemon --socket "$sock" --mix resolve --connections 1 --depth 1 \
+    --requests "$burst" --json)
+echo "e2e: the burst: $figures"
+queue_dropped=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d['journalDropped'])" "$figures")
+check "a burst of $burst decisions is answered" \
+    python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d['replies'] != $burst or d['errors'])" "$figures"
+journaled=$((entries_before + burst - ${queue_dropped:-$burst}))
+# Entries reach the journal after the replies: count until all are there, or until the count has not grown for
+# three seconds.
+entries=0
+unchanged=0
+for _ in $(seq 1 60); do
+    previous=$entries
+    entries=$(decision_entries "$last_run")
+    [ "$entries" -ge "$journaled" ] && break
+    if [ "$entries" = "$previous" ]; then unchanged=$((unchanged + 1)); else unchanged=0; fi
+    [ "$unchanged" -ge 3 ] && break
+    sleep 1
+done
+check "journald keeps every decision entry notifyd sent ($entries of $journaled; notifyd's queue dropped $queue_dropped)" \
+    test "$entries" = "$journaled"
 ns systemctl stop notifyd.service notifyd.socket
 check "stop is clean" test "$(prop Result)/$(prop ExecMainStatus)" = success/0
 check "stopping is journaled" journal_has "$last_run" stopping "'signal 15' in e.get('MESSAGE', '')"
