@@ -9,7 +9,11 @@
 # Environment: ROUNDS (3), SECONDS_PER_RUN (3), SCRATCH (.build: the swift build scratch path),
 #              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml),
 #              LOG_TARGET (console: notifyd's journal entries as console lines; journal: to a running journald,
-#              as in production, whose work then shares the cores).
+#              as in production, whose work then shares the cores),
+#              RTT_CPUS (unset: the scheduler places the round-trip runs; "split": each server on the first CPU
+#              and the client on the second for those runs, so that every wake-up crosses CPUs; "same": all on
+#              the first CPU). On a VM a wake-up on an idle CPU costs several µs, and where the scheduler puts
+#              the client and notifyd's event loop moves the round trip's p50 by half.
 # The journal entries notifyd dropped in its runs (its journal queue full) are counted from GetStats.
 set -euo pipefail
 
@@ -19,6 +23,18 @@ RUN_SECONDS="${SECONDS_PER_RUN:-3}"
 SCRATCH="${SCRATCH:-$ROOT/.build}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
 LOG_TARGET="${LOG_TARGET:-console}"
+RTT_CPUS="${RTT_CPUS:-}"
+case "$RTT_CPUS" in
+"" | split | same) ;;
+*)
+    echo "RTT_CPUS is split or same, not '$RTT_CPUS'" >&2
+    exit 2
+    ;;
+esac
+if [ -n "$RTT_CPUS" ] && [ "$(nproc)" -lt 2 ]; then
+    echo "RTT_CPUS needs two CPUs" >&2
+    exit 2
+fi
 case "$LOG_TARGET" in
 console) ;;
 journal)
@@ -86,7 +102,7 @@ run() {
     local name="$1" socket="$2" pid="$3"
     shift 3
     local line
-    if ! line=$("$BENCH" daemon --socket "$socket" --pid "$pid" --json "$@"); then
+    if ! line=$("${CLIENT_CPU[@]}" "$BENCH" daemon --socket "$socket" --pid "$pid" --json "$@"); then
         echo "run $name failed: $line" >&2
         exit 1
     fi
@@ -94,10 +110,30 @@ run() {
     echo "  $name: $line" >&2
 }
 
+# With RTT_CPUS, the round-trip runs pin every thread of the servers and the client; the other runs do not.
+CLIENT_CPU=()
+pin_round_trips() {
+    case "$RTT_CPUS" in
+    split) CLIENT_CPU=(taskset -c 1) ;;
+    same) CLIENT_CPU=(taskset -c 0) ;;
+    *) return ;;
+    esac
+    taskset -a -p -c 0 "$FLOOR_PID" >/dev/null
+    taskset -a -p -c 0 "$DAEMON_PID" >/dev/null
+}
+unpin() {
+    [ -n "$RTT_CPUS" ] || return 0
+    CLIENT_CPU=()
+    taskset -a -p -c "0-$(($(nproc) - 1))" "$FLOOR_PID" >/dev/null
+    taskset -a -p -c "0-$(($(nproc) - 1))" "$DAEMON_PID" >/dev/null
+}
+
 for round in $(seq 1 "$ROUNDS"); do
     echo "round $round/$ROUNDS" >&2
+    pin_round_trips
     run floor-rtt "$WORK/floor.sock" "$FLOOR_PID" --connections 1 --depth 1 --seconds 1 --check frame
     run notifyd-rtt "$WORK/notifyd.sock" "$DAEMON_PID" --connections 1 --depth 1 --seconds 1 --mix dry-apns
+    unpin
     run floor-pipelined "$WORK/floor.sock" "$FLOOR_PID" --connections 4 --depth 64 --seconds "$RUN_SECONDS" \
         --check frame
     run notifyd-dry "$WORK/notifyd.sock" "$DAEMON_PID" --connections 4 --depth 64 --seconds "$RUN_SECONDS" \
@@ -111,9 +147,9 @@ DAEMON_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
 FLOOR_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FLOOR_PID/status")
 
 python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" \
-    "$LOG_TARGET" <<'EOF'
+    "$LOG_TARGET" "$RTT_CPUS" <<'EOF'
 import json, statistics, sys
-results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak, log_target = sys.argv[1:]
+results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak, log_target, rtt_cpus = sys.argv[1:]
 runs = {}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -123,8 +159,10 @@ def med(name, key):
     return statistics.median(values) if values else float("nan")
 def cpu_per_request(name, key="serverCPUSeconds"):
     return statistics.median(r[key] * 1e6 / max(1, r["replies"]) for r in runs[name])
+placement = {"": "placed by the scheduler", "split": "servers on CPU 0, client on CPU 1",
+             "same": "servers and client on CPU 0"}[rtt_cpus]
 print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores); "
-      f"notifyd's journal entries to the {log_target}\n")
+      f"notifyd's journal entries to the {log_target}; round trips {placement}\n")
 print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}"
       f"{'cli µs cpu/req':>16}{'errors':>8}{'journal dropped':>17}")
 for name in runs:
