@@ -5,7 +5,8 @@ import Synchronization
 /// [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
 /// drives a running daemon (or the C floor) over its Unix socket with N connections, each keeping up to D
 /// requests in flight, and prints requests/s, client-side latency percentiles (send to reply), errors, and the
-/// server's CPU time and peak RSS read from /proc. Every reply is checked: with `--check page` (the default) it
+/// server's CPU time and peak RSS read from /proc (of the pid notifyd's `GetStats` gives, else of the socket's
+/// peer). Every reply is checked: with `--check page` (the default) it
 /// must be a decision for the page the request leads to; with `--check frame` (the floor) any reply that is not
 /// a varlink error counts. Against notifyd (`--check page`), `GetStats` before and after the run gives the
 /// decisions the daemon made, the journal entries it dropped and its store failures over the run.
@@ -19,8 +20,9 @@ func runDaemonBenchmark(_ arguments: [String]) {
         exit(2)
     }
     let progress = DaemonBenchmarkProgress()
-    let pid = options.pid ?? peerPID(of: options.socket)
     let countersBefore = options.checkPage ? DaemonCounters.read(options.socket) : nil
+    // notifyd says which process it is: under socket activation SO_PEERCRED names systemd, which made the socket.
+    let pid = options.pid ?? countersBefore?.pid ?? peerPID(of: options.socket)
     let before = pid.flatMap(processCPUSeconds)
     let clientBefore = ownCPUSeconds()
     let start = DispatchTime.now().uptimeNanoseconds
@@ -429,6 +431,8 @@ private func peakResidentBytes(_ pid: Int32) -> Int? {
 
 /// Counters of notifyd's `GetStats`, read before and after a run: what the daemon did over it.
 struct DaemonCounters: Equatable {
+    /// The daemon's process id.
+    var pid: Int32?
     /// Decisions made (dry runs included).
     var decisions: Int
     /// Journal entries dropped because the journal queue was full (its writer, or journald, behind).
@@ -438,7 +442,8 @@ struct DaemonCounters: Equatable {
 
     static func - (lhs: DaemonCounters, rhs: DaemonCounters) -> DaemonCounters {
         DaemonCounters(
-            decisions: lhs.decisions - rhs.decisions, journalDropped: lhs.journalDropped - rhs.journalDropped,
+            pid: lhs.pid, decisions: lhs.decisions - rhs.decisions,
+            journalDropped: lhs.journalDropped - rhs.journalDropped,
             storeFailures: lhs.storeFailures - rhs.storeFailures)
     }
 
@@ -469,7 +474,8 @@ struct DaemonCounters: Equatable {
             let decisions = stats["decisions"] as? Int, let dropped = stats["journalDropped"] as? Int,
             let failures = stats["storeFailures"] as? Int
         else { return nil }
-        return DaemonCounters(decisions: decisions, journalDropped: dropped, storeFailures: failures)
+        let pid = (stats["pid"] as? Int).flatMap { Int32(exactly: $0) }
+        return DaemonCounters(pid: pid, decisions: decisions, journalDropped: dropped, storeFailures: failures)
     }
 }
 

@@ -209,6 +209,9 @@ echo "e2e: the burst: $figures"
 queue_dropped=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d['journalDropped'])" "$figures")
 check "a burst of $burst decisions is answered" \
     python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d['replies'] != $burst or d['errors'])" "$figures"
+# The connection's peer is systemd, which made the socket: the bench measures the pid GetStats gives.
+check "the bench measured notifyd's CPU, not systemd's" \
+    python3 -c "import json,sys; sys.exit(not json.loads(sys.argv[1])['serverCPUSeconds'] > 0.2)" "$figures"
 journaled=$((entries_before + burst - ${queue_dropped:-$burst}))
 # Entries reach the journal after the replies: count until all are there, or until the count has not grown for
 # three seconds.

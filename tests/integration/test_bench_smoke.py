@@ -35,6 +35,8 @@ def test_bench_gets_a_correct_reply_for_every_request(daemon):
     assert figures["journalDropped"] == 0
     assert figures["storeFailures"] == 0
     stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
+    # The process the bench measured: under socket activation the socket's peer would be systemd.
+    assert stats["pid"] == daemon.process.pid
     # The daemon saw every request (plus this GetStats call and the first one).
     assert stats["requests"] - before >= 2000
     assert daemon.call(f"{ROUTER}.GetState", {"device": "bench-0"})["parameters"]["state"] is not None

@@ -446,6 +446,9 @@ final class RouterService: CallHandler {
         let uptime = Double(Sys.monotonicNanoseconds() &- startedAt) / 1e9
         var o: JSONObject = [
             "uptimeSeconds": .double((uptime * 1000).rounded() / 1000),
+            // The process answering: under socket activation a client's SO_PEERCRED names systemd, which made the
+            // listening socket, not notifyd.
+            "pid": .int(Int(getpid())),
             "configGeneration": .int(config.generation),
             "requests": .int(stats.requests),
             "decisions": .int(stats.decisions),
