@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Varlink
 
 /// `notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
 /// [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
@@ -430,7 +431,7 @@ private func peakResidentBytes(_ pid: Int32) -> Int? {
 }
 
 /// Counters of notifyd's `GetStats`, read before and after a run: what the daemon did over it.
-struct DaemonCounters: Equatable {
+struct DaemonCounters {
     /// The daemon's process id.
     var pid: Int32?
     /// Decisions made (dry runs included).
@@ -450,31 +451,13 @@ struct DaemonCounters: Equatable {
     /// The counters of the notifyd serving `socket`; `nil` when the server does not answer `GetStats` with them
     /// within five seconds (the floor, another server).
     static func read(_ socket: String) -> DaemonCounters? {
-        let fd = connectUnix(socket)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard writeAll(fd, Array(#"{"method":"io.notifyd.Router.GetStats"}"#.utf8) + [0]) else { return nil }
-        var reply: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while !reply.contains(0) {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0, reply.count + n <= 1 << 20 else { return nil }
-            reply.append(contentsOf: chunk[..<n])
-        }
-        return parse(reply.prefix { $0 != 0 })
-    }
-
-    /// The counters in a `GetStats` reply frame (without its NUL).
-    static func parse<Bytes: Collection<UInt8>>(_ frame: Bytes) -> DaemonCounters? {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(frame)) as? [String: Any],
-            let parameters = root["parameters"] as? [String: Any], let stats = parameters["stats"] as? [String: Any],
-            let decisions = stats["decisions"] as? Int, let dropped = stats["journalDropped"] as? Int,
-            let failures = stats["storeFailures"] as? Int
+        guard let client = try? VarlinkClient(socketPath: socket, timeout: .seconds(5)) else { return nil }
+        defer { client.close() }
+        guard let stats = (try? client.call("io.notifyd.Router.GetStats"))?["stats"]?.objectValue,
+            let decisions = stats["decisions"]?.intValue, let dropped = stats["journalDropped"]?.intValue,
+            let failures = stats["storeFailures"]?.intValue
         else { return nil }
-        let pid = (stats["pid"] as? Int).flatMap { Int32(exactly: $0) }
+        let pid = stats["pid"]?.intValue.flatMap { Int32(exactly: $0) }
         return DaemonCounters(pid: pid, decisions: decisions, journalDropped: dropped, storeFailures: failures)
     }
 }
