@@ -73,6 +73,31 @@ import Testing
         for text in Self.documents.prefix(24) where text != "3e400" { #expect(Self.agree(Array(text.utf8)), "\(text)") }
     }
 
+    @Test func aDuplicateKeyIsFoundWhereverItIs() {
+        // Keys that share their first eight bytes, keys that differ in length only, and short ones: each object of
+        // up to 32 distinct keys is taken, and the same object with any key repeated at any later place is left
+        // to the tree parser, which rejects it.
+        let keys = (0..<32).map { i in
+            switch i % 4 {
+            case 0: "shared prefix \(i)"
+            case 1: "k\(i)"
+            case 2: String(repeating: "x", count: i)
+            default: "shared prefix \(i) and more"
+            }
+        }
+        for count in 1...keys.count {
+            let distinct = keys.prefix(count).enumerated().map { "\"\($1)\":\($0)" }
+            #expect(Self.agree(Array(("{" + distinct.joined(separator: ",") + "}").utf8)), "\(count) keys")
+            guard count < keys.count else { continue }
+            for repeated in 0..<count {
+                let members = distinct + ["\"\(keys[repeated])\":null"]
+                let text = "{" + members.joined(separator: ",") + "}"
+                #expect(!Self.agree(Array(text.utf8)), "\(text)")
+                #expect(throws: JSONError.self) { try JSON.parse(Array(text.utf8)) }
+            }
+        }
+    }
+
     @Test(arguments: 0..<8)
     func mutatedDocumentsAgree(seed: Int) {
         var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1

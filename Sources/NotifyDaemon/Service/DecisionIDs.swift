@@ -49,23 +49,39 @@ struct DecisionIDs {
         let high = ms << 16 | 0x7000 | counter  // version 7
         let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         return String(unsafeUninitializedCapacity: 36) { bytes in
-            // 8-4-4-4-12 hex digits: the high word's 16, then the low word's 16.
-            func digits(_ word: UInt64, from first: Int, count: Int, at start: Int) {
-                for i in 0..<count {
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - (first + i) * 4)) & 0xF
-                    bytes[start + i] = nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
-                }
-            }
-            digits(high, from: 0, count: 8, at: 0)
-            bytes[8] = UInt8(ascii: "-")
-            digits(high, from: 8, count: 4, at: 9)
-            bytes[13] = UInt8(ascii: "-")
-            digits(high, from: 12, count: 4, at: 14)
-            bytes[18] = UInt8(ascii: "-")
-            digits(low, from: 0, count: 4, at: 19)
-            bytes[23] = UInt8(ascii: "-")
-            digits(low, from: 4, count: 12, at: 24)
+            // 8-4-4-4-12 hex digits: the high word's 16, then the low word's 16, two digits a byte from a table.
+            guard let base = bytes.baseAddress else { return 0 }
+            Self.writeHex(high, into: base, dashesAt: (8, 13))
+            base[18] = UInt8(ascii: "-")
+            Self.writeHex(low, into: base + 19, dashesAt: (4, 4))
             return 36
+        }
+    }
+
+    /// "00" to "ff": the two lowercase hex digits of each byte value, as the byte pair in memory order.
+    private static let hexPairs: [UInt16] = (0..<256).map { value in
+        let digits = Array("0123456789abcdef".utf8)
+        return UInt16(digits[value >> 4]) | UInt16(digits[value & 0xF]) << 8
+    }
+
+    /// Writes the 16 hex digits of `word`, most significant first, from `start`, with a `-` where the output reaches
+    /// the offsets `dashesAt` (counted from `start`, dashes included; equal offsets mean one dash).
+    @inline(__always)
+    private static func writeHex(
+        _ word: UInt64, into start: UnsafeMutablePointer<UInt8>, dashesAt: (Int, Int)
+    ) {
+        hexPairs.withUnsafeBufferPointer { pairs in
+            var out = start
+            for i in 0..<8 {
+                let offset = out - start
+                if offset == dashesAt.0 || offset == dashesAt.1 {
+                    out.pointee = UInt8(ascii: "-")
+                    out += 1
+                }
+                let pair = pairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * i)) & 0xFF]
+                UnsafeMutableRawPointer(out).storeBytes(of: pair.littleEndian, as: UInt16.self)
+                out += 2
+            }
         }
     }
 }
