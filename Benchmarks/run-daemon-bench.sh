@@ -14,7 +14,8 @@
 #              and the client on the second for those runs, so that every wake-up crosses CPUs; "same": all on
 #              the first CPU). On a VM a wake-up on an idle CPU costs several µs, and where the scheduler puts
 #              the client and notifyd's event loop moves the round trip's p50 by half.
-# The journal entries notifyd dropped in its runs (its journal queue full) are counted from GetStats.
+# The journal entries notifyd dropped in its runs (its journal queue full) are counted from GetStats, and the
+# share of the CPUs' time the hypervisor took in each run (steal, from /proc/stat) is printed beside its figures.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -164,7 +165,7 @@ placement = {"": "placed by the scheduler", "split": "servers on CPU 0, client o
 print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores); "
       f"notifyd's journal entries to the {log_target}; round trips {placement}\n")
 print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}"
-      f"{'cli µs cpu/req':>16}{'errors':>8}{'journal dropped':>17}")
+      f"{'cli µs cpu/req':>16}{'errors':>8}{'journal dropped':>17}{'steal %':>9}")
 for name in runs:
     errors = sum(r["errors"] for r in runs[name])
     # Summed over the rounds: entries notifyd's journal queue had no room for (GetStats before and after each run).
@@ -172,7 +173,13 @@ for name in runs:
     dropped = f"{sum(counted)} of {sum(r['replies'] for r in runs[name])}" if counted else "-"
     print(f"{name:<18}{med(name, 'requestsPerSecond'):>10.0f}{med(name, 'p50'):>9.1f}{med(name, 'p90'):>9.1f}"
           f"{med(name, 'p99'):>9.1f}{med(name, 'max'):>10.1f}{cpu_per_request(name):>16.1f}"
-          f"{cpu_per_request(name, 'clientCPUSeconds'):>16.1f}{errors:>8}{dropped:>17}")
+          f"{cpu_per_request(name, 'clientCPUSeconds'):>16.1f}{errors:>8}{dropped:>17}{med(name, 'hostStealPercent'):>9.0f}")
+# The hypervisor's share of the CPUs' time in each run: a run with much of it stolen measured the host's other guests.
+stolen = [(name, r["hostStealPercent"]) for name in runs for r in runs[name] if (r.get("hostStealPercent") or 0) > 10]
+if stolen:
+    print(f"\n{len(stolen)} of {sum(len(v) for v in runs.values())} runs lost more than 10% of the CPUs' time to the "
+          f"hypervisor (steal, up to {max(s for _, s in stolen):.0f}%): their figures are the host's as much as "
+          "notifyd's; compare runs of similar steal")
 rtt = med("notifyd-rtt", "p50") / med("floor-rtt", "p50")
 tput = med("notifyd-dry", "requestsPerSecond") / med("floor-pipelined", "requestsPerSecond")
 stateful = med("notifyd-stateful", "requestsPerSecond")

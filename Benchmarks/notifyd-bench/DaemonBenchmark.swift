@@ -26,6 +26,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     let pid = options.pid ?? countersBefore?.pid ?? peerPID(of: options.socket)
     let before = pid.flatMap(processCPUSeconds)
     let clientBefore = ownCPUSeconds()
+    let hostBefore = HostCPUTimes.read()
     let start = DispatchTime.now().uptimeNanoseconds
     let perConnection = options.requests.map { total in
         (0..<options.connections).map { total / options.connections + ($0 < total % options.connections ? 1 : 0) }
@@ -67,6 +68,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let after = pid.flatMap(processCPUSeconds)
     let clientAfter = ownCPUSeconds()
+    let host = hostBefore.flatMap { start in HostCPUTimes.read().flatMap { $0.shares(since: start) } }
     let peak = pid.flatMap(peakResidentBytes)
     let counters = countersBefore.flatMap { start in DaemonCounters.read(options.socket).map { $0 - start } }
 
@@ -92,7 +94,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
         sent: sent, replies: replies, errors: errors + failures.count, seconds: elapsed,
         requestsPerSecond: Double(replies) / elapsed, p50: percentile(0.50), p90: percentile(0.90),
         p99: percentile(0.99), max: latencies.last.map { Double($0) / 1000 } ?? 0,
-        serverCPUSeconds: cpu, serverPeakRSS: peak, clientCPUSeconds: clientCPU, daemon: counters)
+        serverCPUSeconds: cpu, serverPeakRSS: peak, clientCPUSeconds: clientCPU, host: host, daemon: counters)
     if options.json {
         print(figures.json)
     } else {
@@ -430,6 +432,43 @@ private func peakResidentBytes(_ pid: Int32) -> Int? {
     return nil
 }
 
+/// The machine's CPU time by kind, from the first line of /proc/stat (clock ticks summed over every CPU): over a
+/// run, how much of it the hypervisor gave to other guests (steal) and how much was left idle.
+struct HostCPUTimes {
+    /// user, nice, system, idle, iowait, irq, softirq, steal.
+    let ticks: [UInt64]
+
+    static func read(_ path: String = "/proc/stat") -> HostCPUTimes? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return parse(text)
+    }
+
+    /// The times of the `cpu` line of a /proc/stat text; `nil` when it has none or fewer than eight numbers.
+    static func parse(_ text: String) -> HostCPUTimes? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        let numbers = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
+        guard numbers.count == 8 else { return nil }
+        return HostCPUTimes(ticks: numbers)
+    }
+
+    /// The shares of the time between `start` and these times, in percent; `nil` when no tick passed.
+    func shares(since start: HostCPUTimes) -> HostCPUShares? {
+        let delta = zip(ticks, start.ticks).map { $0 >= $1 ? $0 - $1 : 0 }
+        let total = delta.reduce(0, +)
+        guard total > 0 else { return nil }
+        func percent(_ value: UInt64) -> Double { Double(value) * 100 / Double(total) }
+        return HostCPUShares(steal: percent(delta[7]), idle: percent(delta[3] + delta[4]))
+    }
+}
+
+/// How the machine's CPU time went over a run, in percent of all its CPUs' time.
+struct HostCPUShares {
+    /// Taken by the hypervisor for other guests while this machine wanted to run: its CPUs were not there.
+    let steal: Double
+    /// Idle or waiting for I/O.
+    let idle: Double
+}
+
 /// Counters of notifyd's `GetStats`, read before and after a run: what the daemon did over it.
 struct DaemonCounters {
     /// The daemon's process id.
@@ -481,6 +520,9 @@ struct DaemonBenchmarkFigures {
     let serverPeakRSS: Int?
     /// This process's CPU time over the run: shows whether the client, sharing the machine, was the bottleneck.
     let clientCPUSeconds: Double
+    /// The machine's CPU time over the run, when /proc/stat could be read: with a large steal share the figures
+    /// measure the host's other guests as much as the server.
+    let host: HostCPUShares?
     /// What notifyd counted over the run; `nil` for another server or with `--check frame`.
     let daemon: DaemonCounters?
 
@@ -504,6 +546,12 @@ struct DaemonBenchmarkFigures {
             String(
                 format: "client: %.1f µs CPU per request, %.0f%% of one core",
                 clientCPUSeconds * 1e6 / Double(Swift.max(1, replies)), clientCPUSeconds / seconds * 100))
+        if let host {
+            let shares = String(
+                format: "host: %.0f%% of the CPUs' time stolen by the hypervisor, %.0f%% idle", host.steal, host.idle)
+            let note = host.steal > 10 ? " (this run measured the host's other guests as much as the server)" : ""
+            print(shares + note)
+        }
         if let daemon {
             print(
                 "notifyd: \(daemon.decisions) decisions, \(daemon.journalDropped) journal entries dropped "
@@ -518,11 +566,14 @@ struct DaemonBenchmarkFigures {
         let decisions = daemon.map { String($0.decisions) } ?? "null"
         let dropped = daemon.map { String($0.journalDropped) } ?? "null"
         let failures = daemon.map { String($0.storeFailures) } ?? "null"
+        let steal = host.map { String(format: "%.1f", $0.steal) } ?? "null"
+        let idle = host.map { String(format: "%.1f", $0.idle) } ?? "null"
         return #"{"connections":\#(connections),"depth":\#(depth),"mix":"\#(mix)","sent":\#(sent),"#
             + #""replies":\#(replies),"errors":\#(errors),"seconds":\#(seconds),"#
             + #""requestsPerSecond":\#(requestsPerSecond),"p50":\#(p50),"p90":\#(p90),"p99":\#(p99),"max":\#(max),"#
             + #""serverCPUSeconds":\#(cpu),"serverPeakRSS":\#(rss),"clientCPUSeconds":\#(clientCPU),"#
-            + #""daemonDecisions":\#(decisions),"journalDropped":\#(dropped),"storeFailures":\#(failures)}"#
+            + #""daemonDecisions":\#(decisions),"journalDropped":\#(dropped),"storeFailures":\#(failures),"#
+            + #""hostStealPercent":\#(steal),"hostIdlePercent":\#(idle)}"#
     }
 }
 

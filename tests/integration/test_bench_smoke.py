@@ -34,6 +34,11 @@ def test_bench_gets_a_correct_reply_for_every_request(daemon):
     assert figures["daemonDecisions"] == 2000
     assert figures["journalDropped"] == 0
     assert figures["storeFailures"] == 0
+    # The machine's CPU time over the run, from /proc/stat, in percent (null only when no clock tick passed).
+    steal, idle = figures["hostStealPercent"], figures["hostIdlePercent"]
+    if figures["seconds"] >= 0.05:
+        assert 0 <= steal <= 100 and 0 <= idle <= 100 and steal + idle <= 100.5
+        assert idle < 100  # the client and the daemon ran
     stats = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
     # The process the bench measured: under socket activation the socket's peer would be systemd.
     assert stats["pid"] == daemon.process.pid
@@ -50,6 +55,8 @@ def test_bench_prints_a_summary_table(daemon):
     assert any(line.startswith("client: ") and "µs CPU per request" in line for line in result.stdout.splitlines())
     assert "notifyd: 2000 decisions, 0 journal entries dropped (the journal queue was full), 0 failed state commits" \
         in result.stdout.splitlines()
+    assert any(line.startswith("host: ") and "% of the CPUs' time stolen by the hypervisor, " in line
+               for line in result.stdout.splitlines())
 
 
 def test_bench_counts_wrong_replies_as_errors(workdir):
