@@ -159,3 +159,31 @@ def test_eventloop_bench_runs_both_loops():
     assert set(rows) == {"epoll", "dispatch"}
     for row in rows.values():
         assert float(row[1]) > 0 and float(row[2]) > 0, row
+
+
+def test_ab_bench_compares_two_builds_side_by_side():
+    # The same build as A and B: both daemons start, every run is answered, and the summary names both and the pairs.
+    env = dict(os.environ, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="1", DEPTH="4")
+    result = subprocess.run(
+        ["bash", os.path.join(ROOT, "Benchmarks", "run-ab-bench.sh"), BIN, BIN],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "mix dry-apns,dry-fcm, 1 connections × depth 4, 2 pairs of runs (A first in odd pairs, B first in even ones), medians" in lines
+    rows = {line.split()[0]: line.split() for line in lines if line.startswith(("A ", "B ")) and "/" not in line}
+    assert set(rows) == {"A", "B"}
+    assert all(float(rows[name][1]) > 0 and rows[name][-1] == "0" for name in rows)  # req/s, errors
+    assert any(line.startswith("B / A throughput: ") and line.endswith(" of 2 pairs") for line in lines)
+    # Each run is reported as it ends, in the order of its pair.
+    runs = [line for line in result.stderr.splitlines() if line.startswith("round ")]
+    assert [line.split()[2] for line in runs] == ["A", "B", "B", "A"]
+
+
+def test_ab_bench_refuses_a_directory_without_notifyd(workdir):
+    result = subprocess.run(
+        ["bash", os.path.join(ROOT, "Benchmarks", "run-ab-bench.sh"), workdir, BIN],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 2
+    assert f"no notifyd binary in {workdir}" in result.stderr
