@@ -59,41 +59,16 @@ if [ ! -x "$BENCH" ]; then
     exit 2
 fi
 
-WORK="$(mktemp -d /tmp/notifyd-ab.XXXXXX)"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source "$ROOT/Benchmarks/bench-servers.sh"
+bench_workdir notifyd-ab
 
 # Starts build NAME's daemon from DIR and waits until its socket accepts; prints its pid.
 start_daemon() {
-    local name="$1" dir="$2"
+    local name="$1" dir="$2" started
     mkdir -p "$WORK/$name/state"
-    python3 - "$WORK/$name/notifyd.sock" "$WORK/$name/notifyd.log" "$dir/notifyd" --config "$CONFIG" \
-        --socket "$WORK/$name/notifyd.sock" --state-dir "$WORK/$name/state" --log-target console <<'EOF'
-import socket, subprocess, sys, time
-path, log, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-with open(log, "a") as out:
-    process = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
-deadline = time.monotonic() + 60
-while True:
-    if process.poll() is not None:
-        sys.exit(f"{args[0]} exited with {process.returncode}; see {log}")
-    if time.monotonic() > deadline:
-        sys.exit(f"{args[0]} did not accept on {path} within 60 s")
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        s.connect(path)
-        break
-    except OSError:
-        time.sleep(0.001)
-    finally:
-        s.close()
-print(process.pid)
-EOF
+    started=$(start_server "$WORK/$name/notifyd.sock" "$WORK/$name/notifyd.log" "$dir/notifyd" --config "$CONFIG" \
+        --socket "$WORK/$name/notifyd.sock" --state-dir "$WORK/$name/state" --log-target console) || exit 1
+    echo "${started%% *}"
 }
 
 PID_A=$(start_daemon A "$DIR_A")
@@ -121,12 +96,6 @@ run() {
     echo "round $round/$ROUNDS: $name $line" >&2
     echo "$line"
 }
-steal_over() {
-    python3 -c 'import json, sys
-s = json.loads(sys.argv[1]).get("hostStealPercent")
-sys.exit(0 if s is not None and s > float(sys.argv[2]) else 1)' "$1" "$MAX_STEAL"
-}
-
 : >"$WORK/results"
 for round in $(seq 1 "$ROUNDS"); do
     attempt=1
@@ -140,7 +109,7 @@ for round in $(seq 1 "$ROUNDS"); do
             a=$(run A "$PID_A")
         fi
         [ -n "$MAX_STEAL" ] && [ "$attempt" -lt "$STEAL_ATTEMPTS" ] || break
-        steal_over "$a" || steal_over "$b" || break
+        steal_over "$a" "$MAX_STEAL" || steal_over "$b" "$MAX_STEAL" || break
         echo "round $round/$ROUNDS: run again, more than $MAX_STEAL% of the CPUs' time stolen" >&2
         attempt=$((attempt + 1))
     done

@@ -63,44 +63,13 @@ journal)
     exit 2
     ;;
 esac
-WORK="$(mktemp -d /tmp/notifyd-bench.XXXXXX)"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 source "$ROOT/Benchmarks/release-binaries.sh"
+source "$ROOT/Benchmarks/bench-servers.sh"
+bench_workdir notifyd-bench
 release_binaries notifyd notifyd-bench
 cc -O2 -o "$WORK/echo-server" "$ROOT/Benchmarks/floor/echo-server.c"
 BENCH="$BIN_DIR/notifyd-bench"
-
-# Starts a server, waits until its socket accepts, prints "PID MILLISECONDS-TO-READY".
-start_server() {
-    local socket="$1" log="$2"
-    shift 2
-    python3 - "$socket" "$log" "$@" <<'EOF'
-import os, socket, subprocess, sys, time
-path, log, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-start = time.monotonic()
-with open(log, "a") as out:
-    process = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
-while True:
-    if process.poll() is not None:
-        sys.exit(f"{args[0]} exited with {process.returncode}; see {log}")
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        s.connect(path)
-        break
-    except OSError:
-        time.sleep(0.0005)
-    finally:
-        s.close()
-print(process.pid, round((time.monotonic() - start) * 1000, 1))
-EOF
-}
 
 read -r FLOOR_PID FLOOR_READY < <(start_server "$WORK/floor.sock" "$WORK/floor.log" "$WORK/echo-server" "$WORK/floor.sock")
 PIDS+=("$FLOOR_PID")
@@ -123,8 +92,7 @@ run() {
             exit 1
         fi
         [ -n "$MAX_STEAL" ] && [ "$attempt" -lt "$STEAL_ATTEMPTS" ] || break
-        python3 -c 'import json, sys; s = json.loads(sys.argv[1]).get("hostStealPercent"); sys.exit(s is not None and s > float(sys.argv[2]))' \
-            "$line" "$MAX_STEAL" && break
+        steal_over "$line" "$MAX_STEAL" || break
         echo "  $name: run again, more than $MAX_STEAL% of the CPUs' time stolen: $line" >&2
         echo "$name" >>"$WORK/rerun"
         attempt=$((attempt + 1))
