@@ -41,7 +41,11 @@ extension CallHandler {
 final class Server {
     private let loop: EventLoop
     private let settings: Settings
-    private unowned let handler: CallHandler
+    /// Not counted (`unowned(unsafe)`, as `self` in the closures the server hands its loop): the server's owner keeps
+    /// the handler, and the server, for as long as it runs the loop, and the loop calls those closures only from
+    /// ``EventLoop/run()``. Both objects are also referenced weakly, which moves their counts to a side table: each
+    /// checked `unowned` use cost ≈ 85 instructions there, seven times per request.
+    private unowned(unsafe) let handler: CallHandler
     private var listenFD: Int32
     private var connections: [Int32: ClientConnection] = [:]
     private var connectionsPerUID: [UInt32: Int] = [:]
@@ -88,13 +92,13 @@ final class Server {
     /// when a commit made off the loop's thread is over: the replies that waited for it are written then.
     func start(commitDescriptor: Int32? = nil) throws(Errno) {
         if let commitDescriptor {
-            try loop.register(commitDescriptor, events: Poll.input) { [unowned self] _ in
+            try loop.register(commitDescriptor, events: Poll.input) { [unowned(unsafe) self] _ in
                 handler.endBatch()
                 settleAwaiting()
             }
         }
-        try loop.register(listenFD, events: Poll.input) { [unowned self] _ in acceptReady = true }
-        loop.afterEachBatch { [unowned self] in
+        try loop.register(listenFD, events: Poll.input) { [unowned(unsafe) self] _ in acceptReady = true }
+        loop.afterEachBatch { [unowned(unsafe) self] in
             endBatch()
             if onDrained != nil { closeFinishedConnections() }
             // Accepting after the batch's closes: a client that hung up and reconnects at once is not refused
@@ -104,7 +108,7 @@ final class Server {
                 acceptAll()
             }
         }
-        loop.schedule(after: 1_000_000_000, repeating: true) { [unowned self] in closeIdleConnections() }
+        loop.schedule(after: 1_000_000_000, repeating: true) { [unowned(unsafe) self] in closeIdleConnections() }
     }
 
     /// Queues a reply outside a call (monitor streams use this).
@@ -149,7 +153,7 @@ final class Server {
             fd: fd, id: nextConnectionID, peer: peer, maxMessageBytes: settings.maxMessageBytes,
             now: Sys.monotonicNanoseconds())
         do {
-            try loop.register(fd, events: (Poll.input | Poll.peerClosed)) { [unowned self] events in
+            try loop.register(fd, events: (Poll.input | Poll.peerClosed)) { [unowned(unsafe) self] events in
                 ready(connection, events: events)
             }
         } catch {
@@ -342,7 +346,7 @@ final class Server {
         guard !backlogTurnScheduled else { return }
         backlogTurnScheduled = true
         // Due at once: the loop polls without waiting, handles whatever became ready, then this.
-        loop.schedule(after: 0) { [unowned self] in runBacklog() }
+        loop.schedule(after: 0) { [unowned(unsafe) self] in runBacklog() }
     }
 
     private func runBacklog() {
