@@ -102,7 +102,7 @@ public final class Resolver: Sendable {
     /// Shortest distance from the root (root 0); -1 when unreachable.
     let depths: [Int]
     /// The first provider of each condition, in declaration order.
-    let firstProvider: [String: Int]
+    let firstProvider: NameTable<Int>
     /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
     /// has no default.
     let rootPages: [Page?]
@@ -156,7 +156,7 @@ public final class Resolver: Sendable {
         for (i, c) in coordinators.enumerated() {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
         }
-        firstProvider = providers
+        firstProvider = NameTable(providers)
         let rootPages = coordinators.map { c in
             c.pages.first.flatMap { graph.page($0, argumentsFrom: Page(id: $0.id)) }
         }

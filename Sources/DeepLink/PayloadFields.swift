@@ -12,8 +12,11 @@ final class PayloadFields: Sendable {
     let fcmData: [(key: String, field: String)]
     /// `data.<key>` for each link key (FCM legacy).
     let legacyData: [(key: String, field: String)]
+    /// ``PayloadOptions/categories``, looked up by the words of a short name rather than by hashing it.
+    let categories: NameTable<PageExpression>
 
-    init(linkKeys: [String]) {
+    init(linkKeys: [String], categories: [String: PageExpression]) {
+        self.categories = NameTable(categories)
         apns = APNsFields(parent: "", linkKeys: linkKeys)
         fcmAPNs = APNsFields(parent: "message.apns.payload", linkKeys: linkKeys)
         fcmData = linkKeys.map { ($0, PayloadPath.child("message.data", $0)) }

@@ -21,7 +21,7 @@ public struct PayloadReader: Sendable {
     /// A reader with the given options.
     public init(options: PayloadOptions = PayloadOptions()) {
         self.options = options
-        self.fields = PayloadFields(linkKeys: options.linkKeys)
+        self.fields = PayloadFields(linkKeys: options.linkKeys, categories: options.categories)
     }
 
     /// Reads a payload given as bytes: JSON, or a one-line plain-text link.
@@ -209,7 +209,7 @@ public struct PayloadReader: Sendable {
         _ name: String, field: @autoclosure () -> String, format: PayloadFormat, keyParent: String,
         lookup: (String) -> JSON?, into collector: inout PayloadCollector
     ) -> Bool {
-        guard let expression = options.categories[name] else { return false }
+        guard let expression = fields.categories[name] else { return false }
         var unusable: JSON? = nil
         let substituted = expression.substitute { key in
             guard let value = lookup(key) else { return nil }
