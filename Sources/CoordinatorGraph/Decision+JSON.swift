@@ -66,6 +66,14 @@ extension Decision {
         return JSONText(bytes: bytes.finish())
     }
 
+    /// The text of ``json``, written in `writer` (emptied first, its buffer kept for the next decision): one
+    /// allocation, the text's, where ``jsonText`` also allocates and frees a buffer to write in.
+    public func jsonText(reusing writer: inout ByteWriter) -> JSONText {
+        writer.truncate(to: 0)
+        writeJSON(into: &writer)
+        return JSONText(bytes: writer.withBytes { Array($0) })
+    }
+
     static func writeStrings(_ strings: [String], into out: inout ByteWriter) {
         out.append(UInt8(ascii: "["))
         for (i, s) in strings.enumerated() {

@@ -78,6 +78,9 @@ import Testing
         (Shop.p("cart.offer", ["id": .string("")]), false),
     ])
     func writerSpellsDecisionsAsTheTreeDoes(page: Page, explain: Bool) throws {
+        // Reused from one decision to the next, as the daemon does: longer and shorter texts in turn, from a buffer
+        // too small for any of them at first.
+        var reused = ByteWriter(capacity: 16)
         for state in [nil, try S.state(after: [S.p("catalog.home")], conditions: ["session"])] {
             for at in [
                 S.t0, Timestamp(millisecondsSince1970: 0), Timestamp(millisecondsSince1970: -62_135_596_800_001),
@@ -91,6 +94,7 @@ import Testing
                     decision.device = source == nil ? nil : "dev\u{7f}-1"
                     let tree = JSONText(decision.json).bytes
                     #expect(decision.jsonText.bytes == tree, "\(String(decoding: tree, as: UTF8.self))")
+                    #expect(decision.jsonText(reusing: &reused).bytes == tree)
                 }
             }
         }

@@ -62,6 +62,8 @@ final class RouterService: CallHandler {
     var monitors: [UInt64: ClientConnection] = [:]
     var stats = Stats()
     var ids = DecisionIDs()
+    /// Where each decision's text is written before it is copied out (its buffer kept from one to the next).
+    var decisionWriter = ByteWriter(capacity: 2048)
     var buckets: [UInt32: TokenBucket] = [:]
     let startedAt = Sys.monotonicNanoseconds()
     let ownUID = getuid()
