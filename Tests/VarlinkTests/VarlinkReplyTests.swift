@@ -34,6 +34,19 @@ import Testing
                 == "{\"parameters\":{\"decision\":{\"id\":\"x\"}},\"continues\":true}\0")
     }
 
+    /// A routing call's reply, written around the decision's text, is the one-member reply; appended after what
+    /// the output already holds.
+    @Test func decisionRepliesAreTheOneMemberReply() {
+        for text in [#"{"id":"x"}"#, "{}", #"{"trace":["a \"b\""]}"#] {
+            var general: [UInt8] = Array("earlier\0".utf8)
+            var decision = general
+            VarlinkReply.encode(member: "decision", valueJSON: Array(text.utf8), into: &general)
+            VarlinkReply.encodeDecision(valueJSON: Array(text.utf8), into: &decision)
+            #expect(decision == general)
+            #expect(String(decoding: decision, as: UTF8.self) == "earlier\0{\"parameters\":{\"decision\":\(text)}}\0")
+        }
+    }
+
     @Test(arguments: [
         VarlinkReply(parameters: ["a": [1, 2.5, "x", nil, ["k": false]]]),
         VarlinkReply(parameters: [:], continues: true),

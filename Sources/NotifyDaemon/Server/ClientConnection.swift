@@ -36,14 +36,14 @@ final class ClientConnection {
         func append(to output: inout [UInt8]) {
             switch self {
             case .encoded(let bytes): output.append(contentsOf: bytes)
-            case .decision(let text): VarlinkReply.encode(member: "decision", valueJSON: text.bytes, into: &output)
+            case .decision(let text): VarlinkReply.encodeDecision(valueJSON: text.bytes, into: &output)
             }
         }
 
         /// The bytes a decision reply adds around the decision's text.
         static let decisionEnvelopeBytes: Int = {
             var frame: [UInt8] = []
-            VarlinkReply.encode(member: "decision", valueJSON: [UInt8](), into: &frame)
+            VarlinkReply.encodeDecision(valueJSON: [UInt8](), into: &frame)
             return frame.count
         }()
     }

@@ -259,7 +259,9 @@ extension RouterService {
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(
             decision: consume decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
-        batchDecisions.append(text)
+        // Kept for the monitors, which see it once its batch is settled; with none, a batch of dry runs has nothing
+        // to settle (``endBatch()`` then returns at once).
+        if !monitors.isEmpty { batchDecisions.append(text) }
         if dryRun || store == nil {
             countAndJournal(consume details)
             recent.append(id: id, device: device, text: text)
