@@ -214,6 +214,11 @@ struct IndexList: RandomAccessCollection {
     /// An empty list.
     init() {}
 
+    /// The elements of `elements`, in order.
+    init(_ elements: some Sequence<Int>) {
+        for element in elements { append(element) }
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { count }
     var isEmpty: Bool { count == 0 }

@@ -2,7 +2,7 @@ import DeepLink
 
 extension Resolver {
     /// How many coordinators at the start of `path` are already visible, in order, on the device.
-    func visiblePrefix(of path: [Int], state: NavigationState) -> Int {
+    func visiblePrefix(of path: IndexList, state: NavigationState) -> Int {
         var k = 0
         while k < path.count, k < state.path.count, state.path[k] == path[k] { k += 1 }
         return k
@@ -16,7 +16,7 @@ extension Resolver {
     /// A modal or flow that does not declare `parents`, entered where the visible path leaves the page's path, is
     /// presented over the current top (as a gate's provider is) instead of cutting the visible path above its parent,
     /// so that dismissing it shows again what was under it; when it is already presented there, it is reused.
-    func navigate(_ path: [Int], upTo end: Int, toFront: Bool, walk: inout Walk) {
+    func navigate(_ path: IndexList, upTo end: Int, toFront: Bool, walk: inout Walk) {
         let k = visiblePrefix(of: path, state: walk.state)
         if walk.trace != nil {
             for i in 1..<max(1, min(k, end)) { walk.note("\(names[path[i]]): visible, kept") }

@@ -11,7 +11,7 @@ struct Gate {
 extension Resolver {
     /// The first unmet condition: the path's coordinators root first, each `requires` in declared order, then the
     /// page's own.
-    func firstUnmetCondition(path: [Int], page: PageDefinition, walk: inout Walk) -> Gate? {
+    func firstUnmetCondition(path: IndexList, page: PageDefinition, walk: inout Walk) -> Gate? {
         for (i, coordinator) in path.enumerated() {
             walk.visits += 1
             for condition in requirements[coordinator] where !walk.state.isSatisfied(condition) {
@@ -36,7 +36,7 @@ extension Resolver {
     /// On a cold start gated by the page itself (its owner is entered), the owner's back stack is built beneath the
     /// gate, so the page only needs `display` when it resumes.
     func presentGate(
-        _ gate: Gate, path: [Int], page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk
+        _ gate: Gate, path: IndexList, page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk
     ) throws(ResolveError) -> (provider: Int, condition: String) {
         var condition = gate.condition
         var provider = try self.provider(of: condition)

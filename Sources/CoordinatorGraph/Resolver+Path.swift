@@ -10,11 +10,11 @@ extension Resolver {
     }
 
     /// The path from the root to `target` as indices, choosing parents by (visible nearest the top, started,
-    /// shortest, declared first). Allocates only the path.
-    func path(to target: Int, walk: inout Walk) -> [Int]? {
+    /// shortest, declared first). Allocates nothing for a path of up to eight coordinators (an ``IndexList``).
+    func path(to target: Int, walk: inout Walk) -> IndexList? {
         guard depths[target] >= 0 else { return nil }
-        var reversed = [target]
-        reversed.reserveCapacity(depths[target] + 1)
+        var reversed = IndexList()
+        reversed.append(target)
         var current = target
         while current != rootIndex {
             let parents = parentIndices[current]
@@ -52,14 +52,14 @@ extension Resolver {
             reversed.append(best)
             current = best
         }
-        reversed.reverse()
-        return reversed
+        return IndexList(reversed.reversed())
     }
 
     /// The shortest path (parents one level nearer the root, first declared), which cannot loop.
-    func shortestPath(to target: Int) -> [Int]? {
+    func shortestPath(to target: Int) -> IndexList? {
         guard depths[target] >= 0 else { return nil }
-        var reversed = [target]
+        var reversed = IndexList()
+        reversed.append(target)
         var current = target
         while current != rootIndex {
             guard let parent = parentIndices[current].first(where: { depths[$0] == depths[current] - 1 }) else {
@@ -68,7 +68,6 @@ extension Resolver {
             reversed.append(parent)
             current = parent
         }
-        reversed.reverse()
-        return reversed
+        return IndexList(reversed.reversed())
     }
 }

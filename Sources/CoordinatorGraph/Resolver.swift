@@ -285,7 +285,7 @@ public final class Resolver: Sendable {
     /// True when the device shows nothing but part of the way to the page: every started coordinator is on `path`
     /// and shows at most its root page. A pending page gated on a cold start resumes from such a state, and is
     /// resumed as a cold start (its owner's stack built from the root page up).
-    func showsNothingButTheWay(to path: [Int], walk: inout Walk) -> Bool {
+    func showsNothingButTheWay(to path: IndexList, walk: inout Walk) -> Bool {
         for index in walk.state.started {
             walk.visits += 1
             guard path.contains(index) else { return false }
