@@ -12,7 +12,7 @@ struct NavigationState {
     /// ``DeviceState/started`` as indices, in the order they were started.
     var started = IndexList() { didSet { changed.insert(.started) } }
     /// ``DeviceState/tabs``: each `tabs` coordinator with a selected child, at most one entry each.
-    var tabs: [(coordinator: Int, child: Int)] = [] { didSet { changed.insert(.tabs) } }
+    var tabs = TabList() { didSet { changed.insert(.tabs) } }
     /// ``DeviceState/stacks``: each coordinator with a page stack, at most one entry each.
     var stacks: [(coordinator: Int, pages: [Page])] = [] { didSet { changed.insert(.stacks) } }
     /// ``DeviceState/conditions``.
@@ -82,9 +82,9 @@ struct NavigationState {
     /// Selects `child` as the tab of `coordinator`.
     mutating func selectTab(_ child: Int, of coordinator: Int) {
         if let i = tabs.firstIndex(where: { $0.coordinator == coordinator }) {
-            tabs[i].child = child
+            tabs.setChild(child, at: i)
         } else {
-            tabs.append((coordinator, child))
+            tabs.append(coordinator: coordinator, child: child)
         }
     }
 
@@ -136,7 +136,7 @@ extension Resolver {
         for name in state.started { next.started.append(index(of: name, in: &next)) }
         for (coordinator, child) in state.tabs {
             let entry = (index(of: coordinator, in: &next), index(of: child, in: &next))
-            next.tabs.append(entry)
+            next.tabs.append(coordinator: entry.0, child: entry.1)
         }
         for (coordinator, pages) in state.stacks {
             next.stacks.append((index(of: coordinator, in: &next), pages))
@@ -267,5 +267,67 @@ struct IndexList: RandomAccessCollection {
     mutating func replaceAll(with index: Int) {
         self = IndexList()
         append(index)
+    }
+}
+
+/// A state's selected tabs: pairs of coordinator indices (a `tabs` coordinator, its selected child), up to four
+/// inline (no allocation, nothing to free), in an array beyond. A device rarely has more than one or two.
+struct TabList: RandomAccessCollection {
+    /// The pairs while there are at most ``inlineCapacity``: coordinator, child, coordinator, child, …
+    private var inline = SIMD8<Int32>()
+    /// All the pairs once there were more than ``inlineCapacity``; empty (not allocated) until then.
+    private var spilled: [(coordinator: Int, child: Int)] = []
+    /// How many pairs the list holds.
+    private(set) var count = 0
+
+    /// How many pairs are kept without allocating.
+    static let inlineCapacity = 4
+
+    /// An empty list.
+    init() {}
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var isEmpty: Bool { count == 0 }
+
+    subscript(position: Int) -> (coordinator: Int, child: Int) {
+        precondition(position >= 0 && position < count, "index out of range")
+        if count > Self.inlineCapacity { return spilled[position] }
+        return (Int(inline[2 * position]), Int(inline[2 * position + 1]))
+    }
+
+    /// Appends a pair, moving the pairs to an array when the inline storage is full.
+    mutating func append(coordinator: Int, child: Int) {
+        if count < Self.inlineCapacity {
+            inline[2 * count] = Int32(coordinator)
+            inline[2 * count + 1] = Int32(child)
+        } else {
+            if count == Self.inlineCapacity {
+                spilled.reserveCapacity(2 * Self.inlineCapacity)
+                for i in 0..<count { spilled.append(self[i]) }
+            }
+            spilled.append((coordinator, child))
+        }
+        count += 1
+    }
+
+    /// Sets the child of the pair at `position`.
+    mutating func setChild(_ child: Int, at position: Int) {
+        precondition(position >= 0 && position < count, "index out of range")
+        if count > Self.inlineCapacity {
+            spilled[position].child = child
+        } else {
+            inline[2 * position + 1] = Int32(child)
+        }
+    }
+
+    /// Removes the pair at `position`, keeping the others in order.
+    mutating func remove(at position: Int) {
+        precondition(position >= 0 && position < count, "index out of range")
+        var kept = TabList()
+        for (i, pair) in enumerated() where i != position {
+            kept.append(coordinator: pair.coordinator, child: pair.child)
+        }
+        self = kept
     }
 }

@@ -49,14 +49,18 @@ extension Resolver {
         JSON.writeRaw(",\"started\":", into: &out)
         writeNames(state.started, of: state, into: &out)
         JSON.writeRaw(",\"tabs\":{", into: &out)
-        for (i, entry) in inNameOrder(state.tabs, of: state, { $0.coordinator }).enumerated() {
+        let tabOrder = nameOrder(state.tabs, of: state) { $0.coordinator }
+        for i in state.tabs.indices {
+            let entry = state.tabs[tabOrder?[i] ?? i]
             if i > 0 { out.append(UInt8(ascii: ",")) }
             writeName(entry.coordinator, of: state, into: &out)
             out.append(UInt8(ascii: ":"))
             writeName(entry.child, of: state, into: &out)
         }
         JSON.writeRaw("},\"stacks\":{", into: &out)
-        for (i, entry) in inNameOrder(state.stacks, of: state, { $0.coordinator }).enumerated() {
+        let stackOrder = nameOrder(state.stacks, of: state) { $0.coordinator }
+        for i in state.stacks.indices {
+            let entry = state.stacks[stackOrder?[i] ?? i]
             if i > 0 { out.append(UInt8(ascii: ",")) }
             writeName(entry.coordinator, of: state, into: &out)
             JSON.writeRaw(":[", into: &out)
@@ -94,12 +98,14 @@ extension Resolver {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// `entries` sorted by the name of their coordinator; as they are (no array built) when there is at most one,
-    /// as most states have.
-    private func inNameOrder<Entry>(
-        _ entries: [Entry], of state: NavigationState, _ coordinator: (Entry) -> Int
-    ) -> [Entry] {
-        guard entries.count > 1 else { return entries }
-        return entries.sorted { name(coordinator($0), in: state) < name(coordinator($1), in: state) }
+    /// The positions of `entries` sorted by the name of their coordinator; `nil` for the order they are in (no array
+    /// built) when there is at most one, as most states have.
+    private func nameOrder<Entries: RandomAccessCollection<Entry>, Entry>(
+        _ entries: Entries, of state: NavigationState, _ coordinator: (Entry) -> Int
+    ) -> [Int]? where Entries.Index == Int {
+        guard entries.count > 1 else { return nil }
+        return entries.indices.sorted {
+            name(coordinator(entries[$0]), in: state) < name(coordinator(entries[$1]), in: state)
+        }
     }
 }

@@ -240,6 +240,42 @@ import Testing
     }
 }
 
+/// ``TabList`` against an array of pairs, across its inline capacity and back.
+@Suite struct TabListTests {
+    @Test func behavesAsAnArrayOfPairsAcrossItsInlineCapacity() {
+        var g = ResolverApplyReferenceTests.Generator(state: 7)
+        for _ in 0..<500 {
+            var list = TabList()
+            var model: [(coordinator: Int, child: Int)] = []
+            for _ in 0..<30 {
+                switch Int.random(in: 0..<10, using: &g) {
+                case 0..<5:
+                    let pair = (Int.random(in: 0..<9, using: &g) * 1_000_003, Int.random(in: 0..<9, using: &g))
+                    list.append(coordinator: pair.0, child: pair.1)
+                    model.append(pair)
+                case 5, 6:
+                    if !model.isEmpty {
+                        let i = Int.random(in: 0..<model.count, using: &g)
+                        let child = Int.random(in: 0..<100, using: &g)
+                        list.setChild(child, at: i)
+                        model[i].child = child
+                    }
+                default:
+                    if !model.isEmpty {
+                        let i = Int.random(in: 0..<model.count, using: &g)
+                        list.remove(at: i)
+                        model.remove(at: i)
+                    }
+                }
+                #expect(list.map(\.coordinator) == model.map(\.coordinator))
+                #expect(list.map(\.child) == model.map(\.child))
+                #expect(list.count == model.count)
+                if list.map(\.child) != model.map(\.child) { return }
+            }
+        }
+    }
+}
+
 /// A state the resolver made is read again by its names, and the parts no step changed are taken from it: resolving
 /// from it must give what resolving from the same state built afresh gives, after changes to it, and with another
 /// resolver.
