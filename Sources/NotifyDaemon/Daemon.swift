@@ -132,19 +132,20 @@ public enum NotifyDaemon {
         }
         let service = RouterService(settings: settings, journal: journal, store: store, config: loaded)
         let server = Server(loop: loop, listenFD: listenFD, settings: settings, handler: service)
-        service.server = server
+        service.serverReference = Uncounted(server)
         // Both live until this function returns: the loop's closures and the service use them without holding them.
         defer { withExtendedLifetime((service, server)) {} }
         service.pruneExpiredPending()
         var stopping = false
         // The closures below are kept by the loop and the service: they do not hold the service and the server, so
         // the service (and with it the state store, closed and checkpointed) is released when this function ends.
-        // They run only while this function holds both (the `defer` above). Neither is referenced weakly:
-        // a weak reference moves an object's counts to a side table, and each of the loop's retains of the service
-        // and the server then costs ≈ 50 instructions more.
+        // They run only while this function holds both (the `defer` above), and hold them uncounted (see
+        // `Uncounted`: a weak reference would slow every retain of them on the loop).
+        let (serviceReference, serverReference) = (Uncounted(service), Uncounted(server))
         var rejectedReload: Int?
-        let status = { [unowned(unsafe) service, unowned(unsafe) server] () -> String in
-            "STATUS=serving generation \(service.config.generation): \(service.stats.decisions) decisions, "
+        let status = { () -> String in
+            let (service, server) = (serviceReference.value, serverReference.value)
+            return "STATUS=serving generation \(service.config.generation): \(service.stats.decisions) decisions, "
                 + "\(service.stats.rejectedPayloads) rejected, \(server.connectionCount) connections"
                 + (rejectedReload.map { "; last reload rejected (\(RouterService.problems($0)))" } ?? "")
         }
@@ -174,12 +175,11 @@ public enum NotifyDaemon {
                 }
             }
             let signalFD = try Sys.signalDescriptor(signals)
-            try loop.register(signalFD, events: Poll.input) {
-                [unowned(unsafe) service, unowned(unsafe) server, unowned loop] _ in
+            try loop.register(signalFD, events: Poll.input) { [unowned loop] _ in
                 while let signal = try? Sys.readSignal(signalFD) {
                     switch signal {
                     case SIGHUP:
-                        _ = try? service.reload()
+                        _ = try? serviceReference.value.reload()
                     default:
                         guard !stopping else {
                             // A second signal does not wait for the clients.
@@ -191,7 +191,7 @@ public enum NotifyDaemon {
                         journal.log(.stopping, priority: .info, message: "stopping on signal \(signal)", fields: [])
                         // Requests already sent are answered while their clients read; the wait is bounded.
                         loop.schedule(after: stopGraceNanoseconds) { loop.stop() }
-                        server.beginStop { loop.stop() }
+                        serverReference.value.beginStop { loop.stop() }
                     }
                 }
             }
@@ -212,9 +212,7 @@ public enum NotifyDaemon {
             }
         }
         // Pending links that expired leave the stored states (the resolver ignores them anyway).
-        loop.schedule(after: 60_000_000_000, repeating: true) { [unowned(unsafe) service] in
-            service.pruneExpiredPending()
-        }
+        loop.schedule(after: 60_000_000_000, repeating: true) { serviceReference.value.pruneExpiredPending() }
 
         journal.log(
             .started, priority: .info,

@@ -35,9 +35,9 @@ final class RouterService: CallHandler {
     let description: ServiceDescription
     var config: ActiveConfig
     /// Set once the server exists, by the owner of both, which keeps the server for as long as it keeps the service
-    /// in use; cleared first thing in `deinit`. Not counted (`unowned(unsafe)`): a weak reference moves the server's
-    /// counts to a side table, where each of the loop's retains of it costs ≈ 50 instructions more.
-    unowned(unsafe) var server: Server?
+    /// in use; cleared first thing in `deinit`. Not counted (see ``Uncounted``).
+    var serverReference: Uncounted<Server>?
+    var server: Server? { serverReference?.value }
 
     var cache: [String: CachedState] = [:]
     var writes: [StoreWrite] = []
@@ -81,7 +81,7 @@ final class RouterService: CallHandler {
     }
 
     deinit {
-        server = nil
+        serverReference = nil
         finishStore()
     }
 
