@@ -61,9 +61,8 @@ extension Decision {
 
     /// The text of ``json``.
     public var jsonText: JSONText {
-        var bytes = ByteWriter(capacity: 1024)
-        writeJSON(into: &bytes)
-        return JSONText(bytes: bytes.finish())
+        var writer = ByteWriter(capacity: 1024)
+        return jsonText(reusing: &writer)
     }
 
     /// The text of ``json``, written in `writer` (emptied first, its buffer kept for the next decision): one

@@ -84,10 +84,8 @@ public final class Resolver: Sendable {
     public let graph: Graph
 
     let rootIndex: Int
-    let indexByName: [String: Int]
-    /// ``indexByName`` keyed by the two words of inline ASCII names, when every coordinator's name is one (see
-    /// ``coordinatorIndex(_:)``).
-    let inlineNameIndex: InlineNameIndex?
+    /// Coordinator indices by name (see ``coordinatorIndex(_:)``).
+    let indexByName: NameTable<Int>
     /// Coordinator names by index.
     let names: [String]
     /// ``names`` escaped as in a JSON string, for writing decisions.
@@ -123,8 +121,7 @@ public final class Resolver: Sendable {
         let coordinators = graph.coordinators
         var index: [String: Int] = [:]
         for (i, c) in coordinators.enumerated() { index[c.name] = i }
-        indexByName = index
-        inlineNameIndex = InlineNameIndex(index)
+        indexByName = NameTable(index)
         names = coordinators.map(\.name)
         escapedNames = EscapedTexts(names)
         requirements = coordinators.map(\.requires)
@@ -300,12 +297,11 @@ public final class Resolver: Sendable {
     ///
     /// A device's state names its coordinators, and reading it looks each name up. When every coordinator's name is
     /// an inline ASCII string (at most 15 bytes), a name of that form is found by its two words, without hashing
-    /// it with SipHash; any other name goes to ``indexByName``, which compares as `String` does (canonical
+    /// it with SipHash; any other name goes to a dictionary, which compares as `String` does (canonical
     /// equivalence: `"\u{212A}"`, the Kelvin sign, is `"K"`). Two ASCII strings are equivalent only when their bytes
-    /// are equal, so both ways find the same coordinator.
+    /// are equal, so both ways find the same coordinator (``NameTable``).
     func coordinatorIndex(_ name: String) -> Int? {
-        if let inlineNameIndex, let words = InlineASCII.words(of: name) { return inlineNameIndex.value(of: words) }
-        return indexByName[name]
+        indexByName[name]
     }
 
     /// The definition of the page `id` and the index of its coordinator, if declared.

@@ -8,7 +8,7 @@
 /// weakly). Debug builds, which every test runs, also keep a weak reference and stop with a message when the object
 /// is used after it was freed, instead of reading freed memory.
 struct Uncounted<Object: AnyObject> {
-    unowned(unsafe) let object: Object
+    private unowned(unsafe) let object: Object
     #if DEBUG
     private weak var check: Object?
     #endif
