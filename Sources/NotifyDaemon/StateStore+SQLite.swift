@@ -279,19 +279,38 @@ final class SQLiteConnection {
     func step(
         _ s: SQLiteStatement, binding text: JSONText, at index: Int32, _ what: @autoclosure () -> String
     ) throws(StoreError) -> Bool {
-        let (bound, stepped) = text.bytes.withUnsafeBytes { bytes -> (Int32, Int32) in
-            let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-            let bound = notifyd_sqlite_bind_text_in_place(s.handle, index, base, Int32(clamping: bytes.count))
-            guard bound == SQLITE_OK else { return (bound, SQLITE_MISUSE) }
-            let stepped = sqlite3_step(s.handle)
-            sqlite3_reset(s.handle)
-            sqlite3_bind_null(s.handle, index)
-            return (bound, stepped)
-        }
-        try check(bound, "bind a value")
-        if stepped == SQLITE_ROW { return true }
-        if stepped == SQLITE_DONE { return false }
-        throw failure(stepped, what())
+        let codes = text.bytes.withUnsafeBytes { stepBinding(s, $0, at: index) }
+        return try outcome(of: codes, what())
+    }
+
+    /// Runs `s` as ``step(_:binding:at:_:)`` does, with the UTF-8 text `text` has written as parameter `index`.
+    func step(
+        _ s: SQLiteStatement, binding text: borrowing ByteWriter, at index: Int32, _ what: @autoclosure () -> String
+    ) throws(StoreError) -> Bool {
+        let codes = text.withBytes { stepBinding(s, UnsafeRawBufferPointer($0), at: index) }
+        return try outcome(of: codes, what())
+    }
+
+    /// Binds `bytes` in place, steps, resets and unbinds: SQLite's result codes of the bind and of the step.
+    private func stepBinding(
+        _ s: SQLiteStatement, _ bytes: UnsafeRawBufferPointer, at index: Int32
+    ) -> (bound: Int32, stepped: Int32) {
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let bound = notifyd_sqlite_bind_text_in_place(s.handle, index, base, Int32(clamping: bytes.count))
+        guard bound == SQLITE_OK else { return (bound, SQLITE_MISUSE) }
+        let stepped = sqlite3_step(s.handle)
+        sqlite3_reset(s.handle)
+        sqlite3_bind_null(s.handle, index)
+        return (bound, stepped)
+    }
+
+    private func outcome(
+        of codes: (bound: Int32, stepped: Int32), _ what: @autoclosure () -> String
+    ) throws(StoreError) -> Bool {
+        try check(codes.bound, "bind a value")
+        if codes.stepped == SQLITE_ROW { return true }
+        if codes.stepped == SQLITE_DONE { return false }
+        throw failure(codes.stepped, what())
     }
 
     func reset(_ s: SQLiteStatement) {

@@ -73,6 +73,8 @@ public final class StateStore {
     private var pendingDeletedInTransaction: [String] = []
     /// The description of the page of the decision being stored, written here rather than into a string of its own.
     private var pageDescription = ByteWriter(capacity: 128)
+    /// The text of the state being stored, written here for each state (no buffer allocated per state).
+    private var stateText = ByteWriter(capacity: 512)
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -238,7 +240,7 @@ public final class StateStore {
     ///
     /// When the history grows past ``historyLimit`` the oldest decisions are pruned in the same
     /// transaction. An empty batch does nothing.
-    public func commit(_ batch: [StoreWrite]) throws(StoreError) {
+    public func commit(_ batch: consuming [StoreWrite]) throws(StoreError) {
         guard !batch.isEmpty else { return }
         if restartDue, let checkpointer {
             // No commit while it runs: it copies every frame, and this transaction starts the log again.
@@ -252,7 +254,9 @@ public final class StateStore {
         var pruned = false
         try connection.run(statements.begin, "begin a transaction")
         do {
-            for write in batch {
+            // Each write is moved out of the batch, not copied: its strings and texts are not retained again.
+            batch.reverse()
+            while let write = batch.popLast() {
                 if let inserted = try apply(write) { added.append(inserted) }
             }
             if history.trim() {
@@ -423,13 +427,12 @@ public final class StateStore {
 
     // MARK: - Writes
 
-    private func storeState(
-        _ device: String, _ text: JSONText, pendingExpiresMs: Int64?, updatedMs: Int64
-    ) throws(StoreError) {
+    /// Stores `device`'s state, whose text is in ``stateText``.
+    private func storeState(_ device: String, pendingExpiresMs: Int64?, updatedMs: Int64) throws(StoreError) {
         // Most states replace one stored before: an update finds the row through the device's index alone, where
         // the upsert first tries an insert (1.3 k instructions less per state). A new device takes the upsert.
-        if try writeState(statements.updateState, device, text, updatedMs: updatedMs) == 0 {
-            _ = try writeState(statements.upsertState, device, text, updatedMs: updatedMs)
+        if try writeState(statements.updateState, device, updatedMs: updatedMs) == 0 {
+            _ = try writeState(statements.upsertState, device, updatedMs: updatedMs)
         }
         if let expiresMs = pendingExpiresMs {
             let p = statements.upsertPending
@@ -445,26 +448,26 @@ public final class StateStore {
 
     /// Runs `s` (``StoreSchema/updateState`` or ``StoreSchema/upsertState``) for `device`'s state; returns how many
     /// rows it changed.
-    private func writeState(
-        _ s: SQLiteStatement, _ device: String, _ text: JSONText, updatedMs: Int64
-    ) throws(StoreError) -> Int {
+    private func writeState(_ s: SQLiteStatement, _ device: String, updatedMs: Int64) throws(StoreError) -> Int {
         defer { connection.reset(s) }
         connection.reserveScratch(device.utf8.count)
         try connection.bindInScratch(s, 1, device)
         try connection.bind(s, 3, updatedMs)
-        _ = try connection.step(s, binding: text, at: 2, "store the state of device \(device)")
+        _ = try connection.step(s, binding: stateText, at: 2, "store the state of device \(device)")
         return connection.changes
     }
 
     /// Applies one write; returns the sequence number and device of a decision it stored with a device.
-    private func apply(_ write: StoreWrite) throws(StoreError) -> (seq: Int64, device: String)? {
-        switch write {
+    private func apply(_ write: consuming StoreWrite) throws(StoreError) -> (seq: Int64, device: String)? {
+        switch consume write {
         case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
-            try storeState(device, text, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
+            stateText.truncate(to: 0)
+            stateText.append(text.bytes)
+            try storeState(device, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
         case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
-            try storeState(
-                device, JSONText(writing: value, capacity: 512), pendingExpiresMs: pendingExpiresMs,
-                updatedMs: updatedMs)
+            stateText.truncate(to: 0)
+            value.writeJSON(into: &stateText)
+            try storeState(device, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
         case .stateText(let device, nil, _, _), .forget(let device):
             let s = statements.deleteState
             defer { connection.reset(s) }

@@ -38,13 +38,13 @@ final class StoreWorker: @unchecked Sendable {
     }
 
     /// Hands `writes` to the worker; the previous outcome must have been collected.
-    func submit(_ writes: [StoreWrite]) {
+    func submit(_ writes: consuming [StoreWrite]) {
         precondition(!isBusy, "a store batch was submitted before the previous one was collected")
         isBusy = true
-        changed.withLock {
-            job = writes
-            changed.broadcast()
-        }
+        changed.lock()
+        job = consume writes  // the worker's is then the only reference (see StateStore.commit)
+        changed.broadcast()
+        changed.unlock()
     }
 
     /// True when the submitted batch's commit is over (its outcome waits for ``collect()``).

@@ -293,7 +293,7 @@ extension RouterService {
     ///
     /// - Throws: `StateUnreadable` when the store cannot read the device's state (a damaged database).
     func loadState(_ device: String) throws(VarlinkError) -> ResolvedState? {
-        if let cached = cache[device] {
+        if let cached = cache.find(device) {
             guard let state = cached.state else { return nil }
             if cached.generation == config.generation { return state }
             return checkedAgainstGraph(state.state.json, device: device)
@@ -345,8 +345,8 @@ extension RouterService {
     }
 
     func cacheState(_ state: ResolvedState?, for device: String) {
-        if cache.count >= 200_000, cache[device] == nil, store != nil, writes.isEmpty, !hasCommitInFlight {
-            cache.removeAll(keepingCapacity: true)
+        if cache.count >= 200_000, !cache.contains(device), store != nil, writes.isEmpty, !hasCommitInFlight {
+            cache.removeAll()
         }
         cache[device] = CachedState(state: state, generation: config.generation)
     }

@@ -39,7 +39,7 @@ final class RouterService: CallHandler {
     var serverReference: Uncounted<Server>?
     var server: Server? { serverReference?.value }
 
-    var cache: [String: CachedState] = [:]
+    var cache = DeviceStateCache()
     var writes: [StoreWrite] = []
     var batchDevices: [String] = []
     var batchDecisions: [JSONText] = []
@@ -196,7 +196,7 @@ final class RouterService: CallHandler {
         var failure: StoreError?
         if let store, !writes.isEmpty {
             do {
-                try store.commit(writes)
+                try store.commit(takeWrites())
             } catch {
                 failure = error
             }
@@ -224,8 +224,17 @@ final class RouterService: CallHandler {
             return
         }
         inFlight = gathered
-        worker.submit(writes)
+        worker.submit(takeWrites())
         startNextBatch()
+    }
+
+    /// The writes gathered, for the store to commit: it then holds the only reference to them, and moves each out
+    /// rather than copying it (see ``StateStore/commit(_:)``). The next batch starts with a buffer of the same size.
+    private func takeWrites() -> [StoreWrite] {
+        var taken: [StoreWrite] = []
+        taken.reserveCapacity(writes.capacity)
+        swap(&taken, &writes)
+        return taken
     }
 
     /// Batches of at most this many writes (a stored decision is two: the history row and the state) are committed on
