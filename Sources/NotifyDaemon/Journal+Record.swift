@@ -65,13 +65,35 @@ public struct JournalRecord: ~Copyable {
         writeMessage { $0.append(utf8: text) }
     }
 
-    /// Appends to the message what `write` writes, escaped.
-    public mutating func writeMessage(_ write: (inout ByteWriter) -> Void) {
+    /// Appends to the message what `write` writes, escaped. True when nothing needed escaping: the bytes are then
+    /// where `write` put them, and a field can copy part of them (``field(_:copyingMessageBytes:)``).
+    @discardableResult
+    public mutating func writeMessage(_ write: (inout ByteWriter) -> Void) -> Bool {
         precondition(fields.isEmpty, "the message of a journal entry comes before its fields")
         let start = bytes.count
         write(&bytes)
-        escapeTail(from: start)
+        let plain = escapeTail(from: start)
         messageEnd = bytes.count
+        return plain
+    }
+
+    /// Adds the field `name` whose value is the message's bytes at `range`: offsets in the buffer that
+    /// ``writeMessage(_:)`` handed its closure, which then answered true (they needed no escaping).
+    mutating func field(_ name: String, copyingMessageBytes range: Range<Int>) {
+        precondition(
+            range.lowerBound >= Self.messagePrefix.utf8CodeUnitCount && range.upperBound <= messageEnd,
+            "a field copies bytes of the message only")
+        field(name) { out in
+            withUnsafeTemporaryAllocation(byteCount: range.count, alignment: 1) { copy in
+                guard let target = copy.baseAddress else { return }
+                out.withBytes { all in
+                    if let source = all.baseAddress {
+                        target.copyMemory(from: source + range.lowerBound, byteCount: range.count)
+                    }
+                }
+                out.append(UnsafeRawPointer(target), count: range.count)
+            }
+        }
     }
 
     /// Adds a continuation line to the message: the journal keeps it in `MESSAGE` after a newline, the console
@@ -106,12 +128,15 @@ public struct JournalRecord: ~Copyable {
     }
 
     /// Escapes in place what was written from `start` on, unless it is printable ASCII without a backslash.
-    private mutating func escapeTail(from start: Int) {
+    /// True when it was plain (left as it was).
+    @discardableResult
+    private mutating func escapeTail(from start: Int) -> Bool {
         let plain = bytes.withBytes { Journal.isPlain(UnsafeBufferPointer(rebasing: $0[start...])) }
-        guard !plain else { return }
+        guard !plain else { return true }
         let raw = bytes.withBytes { String(decoding: $0[start...], as: UTF8.self) }
         bytes.truncate(to: start)
         bytes.append(utf8: Journal.escape(raw))
+        return false
     }
 
     // MARK: writing out

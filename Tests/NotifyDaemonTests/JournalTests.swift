@@ -1,3 +1,5 @@
+import CoordinatorGraph
+import DeepLink
 import Glibc
 import JSON
 import Testing
@@ -224,6 +226,28 @@ import Testing
         for i in 0..<17 { journal.log(.decisionMade, priority: .info, message: "m\(i)") }
         for _ in 0..<500 where sink.entries.count < 19 { usleep(10_000) }
         #expect(sink.entries.count == 19)
+    }
+
+    /// A decision's page is in its message and in `NOTIFYD_PAGE`, escaped the same way in both: written once and
+    /// copied when the message needed no escaping, written again when it did.
+    @Test(arguments: ["SUMMER", "ÉTÉ\n2026", "a\\b"])
+    func aDecisionsPageFieldIsTheDescriptionItsMessageShows(_ code: String) throws {
+        let page = Page(
+            id: PageID(coordinator: "cart", name: "offer"), arguments: [.init(label: "id", value: .string(code))])
+        let decision = Decision(
+            id: "019ad6f2-3c41-7a05-9f3e-0a1b2c3d4e5f", device: "d-1", outcome: .routed, page: page,
+            path: ["app", "cart"], steps: [], createdAt: Timestamp(millisecondsSince1970: 0))
+        let sink = RecordingSink()
+        let journal = Journal(target: .console, capacity: 8, sink: sink)
+        journal.log(
+            .decisionMade, priority: .info,
+            details: DecisionJournalDetails(decision: decision, link: nil, dryRun: false, peerUID: 7))
+        journal.flush()
+        let written = try #require(sink.entries.first)
+        let escaped = Journal.escape(page.description)
+        #expect(written.message == "routed \(escaped) for d-1")
+        #expect(written.fields.first { $0.0 == JournalField.page }?.1 == escaped)
+        #expect(written.fields.map(\.0).filter { $0 == JournalField.page }.count == 1)
     }
 
     @Test func decisionDetailsRenderOnTheWriterThread() throws {

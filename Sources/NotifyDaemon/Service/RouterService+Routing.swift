@@ -369,11 +369,14 @@ struct DecisionJournalDetails: JournalDetails {
     func render(into entry: inout JournalRecord) {
         let page = decision.page
         let device = decision.device
-        entry.writeMessage { out in
+        var description = 0..<0
+        let plain = entry.writeMessage { out in
             if notSaved != nil { out.append("not saved, the client was told StateNotSaved: ") }
             out.append(utf8: decision.outcome.rawValue)
             out.append(UInt8(ascii: " "))
+            let start = out.count
             page.writeDescription(into: &out)
+            description = start..<out.count
             if let device {
                 out.append(" for ")
                 out.append(utf8: device)
@@ -382,7 +385,11 @@ struct DecisionJournalDetails: JournalDetails {
         }
         entry.field(JournalField.decisionID, decision.id)
         entry.field(JournalField.outcome, decision.outcome.rawValue)
-        entry.field(JournalField.page) { page.writeDescription(into: &$0) }
+        if plain {
+            entry.field(JournalField.page, copyingMessageBytes: description)  // written once
+        } else {
+            entry.field(JournalField.page) { page.writeDescription(into: &$0) }
+        }
         entry.field(JournalField.path) { out in
             for (i, name) in decision.path.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: "/")) }
