@@ -365,6 +365,87 @@ import Varlink
         #expect(f.entries().filter { $0.event == .decisionNotSaved }.count == 8)
     }
 
+    /// Calls that write ``RouterService/queuedBatchWrites`` (two writes each), on devices of their own.
+    private static func queueFillers(_ prefix: String) -> [(method: String, parameters: JSONObject)] {
+        (0..<(RouterService.queuedBatchWrites / 2)).map {
+            ("Resolve", ["device": .string("\(prefix)-\($0)"), "link": "shop://cart"])
+        }
+    }
+
+    /// While the worker commits, a batch that reaches ``RouterService/queuedBatchWrites`` goes behind the commit at
+    /// once; the batches are committed and settled in order, each made on the states of those before it.
+    @Test func aLargeBatchGatheredDuringACommitGoesBehindIt() throws {
+        let f = try Fixture(worker: true)
+        let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
+        try other.exec("BEGIN IMMEDIATE", "hold the write lock")  // the first commit waits for it
+        f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
+        f.service.endBatch()
+        #expect(f.service.batchesInFlight == 1)
+        f.handle([("Resolve", ["device": "p", "link": "shop://products/p-1"])] + Self.queueFillers("q"))
+        #expect(f.service.batchIsDue, "a full batch goes behind the commit without waiting for it")
+        f.service.endBatch()
+        #expect(f.service.batchesInFlight == 2)
+        f.handle([("Resolve", ["device": "p", "link": "shop://cart"])])
+        #expect(!f.service.batchIsDue, "a few writes wait for the commits")
+        f.service.endBatch()
+        #expect(f.service.batchesInFlight == 2)
+        #expect(!f.settle())
+        try other.exec("ROLLBACK", "release the write lock")
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()  // settles both in order, then commits the last few writes at once
+        #expect(f.service.batchesInFlight == 0)
+        #expect(f.settle())
+        let replies = try f.replies()
+        try #require(replies.count == 6 + 1 + RouterService.queuedBatchWrites / 2 + 1)
+        #expect(replies.allSatisfy { $0["error"] == nil })
+        let second = replies[6]
+        #expect(second["parameters"]?["decision"]?["device"] == "p")
+        #expect(!Self.steps(second).contains("start main"), "made on the first batch's state, not cold")
+        let state = try f.call("GetState", ["device": "p"])["parameters"]?["state"]
+        #expect(state?["stacks"]?["catalog"] != nil)
+        #expect(f.service.statsJSON()["store"]?["devices"] == .int(1 + 5 + RouterService.queuedBatchWrites / 2))
+    }
+
+    /// A failed commit fails the batches handed to the worker behind it (they were made on its states) and the one
+    /// gathered, none of them committed; the batches after that are committed as usual.
+    @Test func aFailedCommitFailsTheBatchesQueuedBehindIt() throws {
+        let f = try Fixture(maxValueBytes: 4_096, worker: true)
+        _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
+        let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
+        try other.exec("BEGIN IMMEDIATE", "hold the write lock")
+        f.handle(
+            [
+                ("Resolve", ["device": "kept", "link": "shop://cart"]),
+                (
+                    "Resolve",
+                    ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]
+                ),
+            ] + Self.fillers)
+        f.service.endBatch()
+        f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])] + Self.queueFillers("q"))
+        f.service.endBatch()
+        #expect(f.service.batchesInFlight == 2)
+        f.handle([("Resolve", ["device": "kept", "link": "shop://offers/B"])])
+        try other.exec("ROLLBACK", "release the write lock")
+        f.service.worker?.waitUntilDone()
+        f.service.endBatch()
+        #expect(f.service.batchesInFlight == 0)
+        #expect(f.settle())
+        let replies = try f.replies()
+        try #require(replies.count == 7 + 1 + RouterService.queuedBatchWrites / 2 + 1)
+        for reply in replies { #expect(reply["error"] == "io.notifyd.Router.StateNotSaved") }
+        // None of the three batches changed the store: the device is where its first decision left it.
+        let state = try f.call("GetState", ["device": "kept"])["parameters"]?["state"]
+        #expect(state?["stacks"]?["catalog"] == nil)
+        #expect(state?["stacks"]?["cart"]?.arrayValue?.last?["arguments"]?["id"] == "A")
+        #expect(try f.call("GetState", ["device": "q-0"])["parameters"]?["state"] == .null)
+        // The next batches are committed.
+        let later = try f.batch(Self.queueFillers("r") + [("Resolve", ["device": "kept", "link": "shop://offers/C"])])
+        #expect(later.allSatisfy { $0["error"] == nil })
+        #expect(try f.call("GetState", ["device": "r-0"])["parameters"]?["state"] != .null)
+        #expect(f.entries().filter { $0.event == .decisionNotSaved }.count == replies.count)
+    }
+
     @Test func aDeviceForgottenInABatchNotCommittedYetStartsCold() throws {
         let f = try Fixture(worker: true)
         _ = try f.call("Resolve", ["device": "gone", "link": "shop://offers/A"])
