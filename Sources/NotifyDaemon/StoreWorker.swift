@@ -51,7 +51,7 @@ final class StoreWorker: @unchecked Sendable {
     }
 
     /// True while a batch is submitted whose outcome is not collected yet.
-    var isBusy: Bool { submitted > collected }
+    private var isBusy: Bool { submitted > collected }
 
     /// Hands `writes` to the worker, behind the batches submitted before.
     func submit(_ writes: consuming [StoreWrite]) {

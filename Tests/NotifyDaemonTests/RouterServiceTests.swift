@@ -336,17 +336,18 @@ import Varlink
         #expect(Self.steps(replies[6]).contains("selectTab main"))
     }
 
+    /// A batch for the worker (with ``fillers``) whose commit fails under a 4,096-byte value bound: device `big`'s
+    /// state is too large. It also moves device `kept` on.
+    private static let batchThatFailsToCommit: [(method: String, parameters: JSONObject)] =
+        [
+            ("Resolve", ["device": "kept", "link": "shop://cart"]),
+            ("Resolve", ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]),
+        ] + fillers
+
     @Test func aFailedCommitAlsoFailsTheBatchGatheredOnItsStates() throws {
         let f = try Fixture(maxValueBytes: 4_096, worker: true)
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
-        f.handle(
-            [
-                ("Resolve", ["device": "kept", "link": "shop://cart"]),
-                (
-                    "Resolve",
-                    ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]
-                ),
-            ] + Self.fillers)
+        f.handle(Self.batchThatFailsToCommit)
         f.service.endBatch()
         #expect(f.service.hasCommitInFlight)
         f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])])
@@ -413,14 +414,7 @@ import Varlink
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
         let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
         try other.exec("BEGIN IMMEDIATE", "hold the write lock")
-        f.handle(
-            [
-                ("Resolve", ["device": "kept", "link": "shop://cart"]),
-                (
-                    "Resolve",
-                    ["device": "big", "link": .string("shop://offers/" + String(repeating: "X", count: 1_900))]
-                ),
-            ] + Self.fillers)
+        f.handle(Self.batchThatFailsToCommit)
         f.service.endBatch()
         f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])] + Self.queueFillers("q"))
         f.service.endBatch()
