@@ -31,8 +31,13 @@ extension Decision {
         if let source { source.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
         JSON.writeRaw(",\"page\":", into: &out)
         page.writeJSON(into: &out)
+        let plan = self.plan  // one copy, for the path and the steps
         JSON.writeRaw(",\"path\":", into: &out)
-        Decision.writeStrings(path, into: &out)
+        if let plan, let indices = pathIndices {
+            plan.writeJSON(path: indices, into: &out)
+        } else {
+            Decision.writeStrings(path, into: &out)
+        }
         JSON.writeRaw(",\"steps\":[", into: &out)
         if let plan {
             plan.writeJSON(into: &out)

@@ -27,13 +27,23 @@ public struct Decision: Sendable, Hashable {
         var outcome: Outcome
         var source: DecisionSource?
         var page: Page
+        /// The path by name; empty while ``pathIndices`` holds it.
         var path: [String]
+        /// The path as the resolver made it, coordinators by index, named by ``plan``.
+        var pathIndices: IndexList?
         var namedSteps: [Step]
         var plan: StepPlan?
         var pending: Pending?
         var warnings: [String]?
         var trace: [String]?
         var createdAt: Timestamp
+
+        /// Moves the path kept as indices to ``path``, by name.
+        mutating func namePath() {
+            guard let indices = pathIndices, let plan else { return }
+            path = plan.names(of: indices)
+            pathIndices = nil
+        }
     }
 
     /// The box. Its fields change only while no other decision refers to it (``fields``' `_modify`), so sharing
@@ -84,10 +94,36 @@ public struct Decision: Sendable, Hashable {
         set { fields.page = newValue }
     }
     /// The coordinators from the root to the page's owner.
+    ///
+    /// A decision the resolver made keeps its path as the resolver's indices, named by its ``plan`` here when it is
+    /// read (no array of names built for a decision whose path is only written); its text is written from the
+    /// names the resolver escaped once. Changing it, or the steps, keeps it by name from then on.
     public var path: [String] {
-        get { storage.fields.path }
-        _modify { yield &fields.path }
+        get {
+            guard let indices = storage.fields.pathIndices, let plan = storage.fields.plan else {
+                return storage.fields.path
+            }
+            return plan.names(of: indices)
+        }
+        _modify {
+            fields.namePath()
+            yield &fields.path
+        }
     }
+
+    /// Calls `body` with each of ``path``'s names in order, without building the array when the path is kept as
+    /// indices.
+    public func forEachPathName(_ body: (String) -> Void) {
+        if let indices = storage.fields.pathIndices, let resolver = storage.fields.plan?.resolver {
+            // The resolver and the foreign names, not the whole plan, copied out of the box.
+            StepPlan.forEachName(of: indices, resolver: resolver, foreign: storage.fields.plan?.foreign ?? [], body)
+        } else {
+            for name in storage.fields.path { body(name) }
+        }
+    }
+
+    /// The path as the resolver made it, by index (`nil` when it is kept by name).
+    var pathIndices: IndexList? { storage.fields.pathIndices }
     /// The ordered steps: the minimal diff from the device's state, or the cold-start path.
     ///
     /// A decision the resolver made keeps its steps as the resolver's indices and names them here, when they are
@@ -95,6 +131,7 @@ public struct Decision: Sendable, Hashable {
     public var steps: [Step] {
         get { storage.fields.plan?.steps ?? storage.fields.namedSteps }
         set {
+            fields.namePath()  // the path's names are the plan's too
             fields.namedSteps = newValue
             fields.plan = nil
         }
@@ -138,13 +175,15 @@ public struct Decision: Sendable, Hashable {
     /// A decision whose steps are `namedSteps`, or the resolver's `plan`.
     init(
         id: String, device: String?, outcome: Outcome, source: DecisionSource?, page: Page, path: [String],
-        namedSteps: [Step] = [], plan: StepPlan?, pending: Pending?, warnings: [String]? = nil, trace: [String]?,
-        createdAt: Timestamp
+        pathIndices: IndexList? = nil, namedSteps: [Step] = [], plan: StepPlan?, pending: Pending?,
+        warnings: [String]? = nil, trace: [String]?, createdAt: Timestamp
     ) {
+        precondition(pathIndices == nil || plan != nil, "a path kept by index is named by the plan")
         storage = Storage(
             Fields(
                 id: id, device: device, outcome: outcome, source: source, page: page, path: path,
-                namedSteps: namedSteps, plan: plan, pending: pending, warnings: warnings, trace: trace,
+                pathIndices: pathIndices, namedSteps: namedSteps, plan: plan, pending: pending, warnings: warnings,
+                trace: trace,
                 createdAt: createdAt))
     }
 

@@ -275,7 +275,7 @@ public final class Resolver: Sendable {
         }
         return Decision(
             id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: names(of: path, in: walk.state), plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
+            path: [], pathIndices: path, plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
             createdAt: now)
     }
 

@@ -2,7 +2,8 @@ import DeepLink
 import JSON
 
 /// A decision's steps as the resolver made them: each step a few indices, named only when it is read as a
-/// ``Step``, and written into the decision's text from names the resolver escaped once.
+/// ``Step``, and written into the decision's text from names the resolver escaped once (as is its path, kept as
+/// indices beside the plan, see ``Decision/path``).
 ///
 /// The resolver's walk appends an entry per step (no strings copied, no ``Step`` built); the decision keeps the
 /// plan, and ``Decision/steps`` names it when asked. Writing a decision (``Decision/writeJSON(into:)``) writes the
@@ -64,6 +65,46 @@ struct StepPlan: Sendable {
                     pageValue: entry.page))
         }
         return steps
+    }
+
+    /// The names of `path`, coordinators of the walk, in order.
+    func names(of path: IndexList) -> [String] {
+        var names: [String] = []
+        names.reserveCapacity(path.count)
+        forEachName(of: path) { names.append($0) }
+        return names
+    }
+
+    /// Calls `body` with the name of each coordinator of `path`, in order, without building an array of them.
+    func forEachName(of path: IndexList, _ body: (String) -> Void) {
+        guard let resolver else { preconditionFailure("a plan is read once its walk has ended") }
+        Self.forEachName(of: path, resolver: resolver, foreign: foreign, body)
+    }
+
+    /// ``forEachName(of:_:)`` of a plan made by `resolver` whose walk ended with the names `foreign`.
+    static func forEachName(
+        of path: IndexList, resolver: Resolver, foreign: [String], _ body: (String) -> Void
+    ) {
+        resolver.names.withUnsafeBufferPointer { names in  // each name borrowed, not copied out of the array
+            for i in 0..<path.count {
+                let index = path[i]
+                if index < names.count { body(names[index]) } else { body(foreign[index - names.count]) }
+            }
+        }
+    }
+
+    /// Appends `path`, coordinators of the walk, as a JSON array of their names (what `JSON.writeString` writes of
+    /// each), from the names the resolver escaped once.
+    func writeJSON(path: IndexList, into out: inout ByteWriter) {
+        guard let resolver else { preconditionFailure("a plan is written once its walk has ended") }
+        out.append(UInt8(ascii: "["))
+        for i in 0..<path.count {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            writeName(Int32(truncatingIfNeeded: path[i]), resolver: resolver, into: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// True when the first step is `activate` of the coordinator at `index`.

@@ -44,8 +44,14 @@ import Testing
                 page, state: state, now: S.t0, metadata: S.metadata(), explain: Bool.random(using: &g)
             ).decision
             #expect(decision.plan != nil)
+            #expect(decision.pathIndices != nil)
             let named = Self.named(decision)
             #expect(named.plan == nil)
+            #expect(named.pathIndices == nil)
+            #expect(named.path == decision.path && decision.path.first == "app")
+            var visited: [String] = []
+            decision.forEachPathName { visited.append($0) }
+            #expect(visited == decision.path)
             #expect(Self.text(decision) == Self.text(named), "round \(round): \(page) from \(state)")
             #expect(decision == named)
             #expect(decision.hashValue == named.hashValue)
@@ -83,6 +89,25 @@ import Testing
         let text = String(decoding: decision.jsonText.bytes, as: UTF8.self)
         #expect(!text.contains("display"))
         #expect(try Decision(json: JSON.parse(decision.jsonText.bytes), graph: S.graph).steps == decision.steps)
+    }
+
+    /// The resolver's decision keeps its path as indices; changing it keeps it by name, the steps still planned.
+    @Test func changingThePathKeepsItByName() throws {
+        var decision = try S.resolver.resolve(
+            S.p("cart.offer", ["id": .string("S")]), state: nil, now: S.t0, metadata: S.metadata()
+        ).decision
+        let path = decision.path
+        #expect(decision.pathIndices != nil && path.count > 1)
+        decision.path.append("quote\"d")
+        #expect(decision.pathIndices == nil)
+        #expect(decision.plan != nil)
+        #expect(decision.path == path + ["quote\"d"])
+        var visited: [String] = []
+        decision.forEachPathName { visited.append($0) }
+        #expect(visited == decision.path)
+        #expect(Self.text(decision) == Self.text(Self.named(decision)))
+        let decoded = try Decision(json: JSON.parse(decision.jsonText.bytes))
+        #expect(decoded.path == path + ["quote\"d"])
     }
 
     @Test func namesAreEscapedOnceAsAJSONStringEscapesThem() {

@@ -391,8 +391,10 @@ struct DecisionJournalDetails: JournalDetails {
             entry.field(JournalField.page) { page.writeDescription(into: &$0) }
         }
         entry.field(JournalField.path) { out in
-            for (i, name) in decision.path.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: "/")) }
+            var first = true
+            decision.forEachPathName { name in
+                if !first { out.append(UInt8(ascii: "/")) }
+                first = false
                 out.append(utf8: name)
             }
         }
