@@ -30,7 +30,9 @@ extension Decision {
         JSON.writeRaw(",\"source\":", into: &out)
         if let source { source.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
         JSON.writeRaw(",\"page\":", into: &out)
-        page.writeJSON(into: &out)
+        let page = self.page
+        // The step that displays the page copies its description from here rather than writing it again.
+        let described = (page: page, text: page.writeJSON(into: &out))
         let plan = self.plan  // one copy, for the path and the steps
         JSON.writeRaw(",\"path\":", into: &out)
         if let plan, let indices = pathIndices {
@@ -40,7 +42,7 @@ extension Decision {
         }
         JSON.writeRaw(",\"steps\":[", into: &out)
         if let plan {
-            plan.writeJSON(into: &out)
+            plan.writeJSON(into: &out, described: described)
         } else {
             namedSteps.withUnsafeBufferPointer { steps in  // each step borrowed in place, not copied out of the array
                 for i in steps.indices {

@@ -22,10 +22,9 @@ public struct Decision: Sendable, Hashable {
     /// the journal and the history, and each copy of a dozen reference-counted fields cost ≈ 460 instructions. A
     /// copy is one reference; changing a field of a shared decision copies the box first.
     struct Fields {
-        var id: String
-        var device: String?
+        /// The id, device and source, as the caller gave them: moved into the box whole, not field by field.
+        var metadata: DecisionMetadata
         var outcome: Outcome
-        var source: DecisionSource?
         var page: Page
         /// The path by name; empty while ``pathIndices`` holds it.
         var path: [String]
@@ -70,13 +69,13 @@ public struct Decision: Sendable, Hashable {
 
     /// The decision's id (given by the caller).
     public var id: String {
-        get { storage.fields.id }
-        set { fields.id = newValue }
+        get { storage.fields.metadata.id }
+        set { fields.metadata.id = newValue }
     }
     /// The device the decision is for, when known.
     public var device: String? {
-        get { storage.fields.device }
-        set { fields.device = newValue }
+        get { storage.fields.metadata.device }
+        set { fields.metadata.device = newValue }
     }
     /// How the page was reached.
     public var outcome: Outcome {
@@ -85,8 +84,8 @@ public struct Decision: Sendable, Hashable {
     }
     /// Where the link came from, when it came from a payload.
     public var source: DecisionSource? {
-        get { storage.fields.source }
-        set { fields.source = newValue }
+        get { storage.fields.metadata.source }
+        set { fields.metadata.source = newValue }
     }
     /// The page routed to (for `gated`, the page that waits).
     public var page: Page {
@@ -168,20 +167,21 @@ public struct Decision: Sendable, Hashable {
         createdAt: Timestamp
     ) {
         self.init(
-            id: id, device: device, outcome: outcome, source: source, page: page, path: path, namedSteps: steps,
-            plan: nil, pending: pending, warnings: warnings, trace: trace, createdAt: createdAt)
+            metadata: DecisionMetadata(id: id, device: device, source: source), outcome: outcome, page: page,
+            path: path, namedSteps: steps, plan: nil, pending: pending, warnings: warnings, trace: trace,
+            createdAt: createdAt)
     }
 
-    /// A decision whose steps are `namedSteps`, or the resolver's `plan`.
+    /// A decision whose steps are `namedSteps`, or the resolver's `plan`; `metadata` moves into it.
     init(
-        id: String, device: String?, outcome: Outcome, source: DecisionSource?, page: Page, path: [String],
+        metadata: consuming DecisionMetadata, outcome: Outcome, page: Page, path: [String],
         pathIndices: IndexList? = nil, namedSteps: [Step] = [], plan: StepPlan?, pending: Pending?,
         warnings: [String]? = nil, trace: [String]?, createdAt: Timestamp
     ) {
         precondition(pathIndices == nil || plan != nil, "a path kept by index is named by the plan")
         storage = Storage(
             Fields(
-                id: id, device: device, outcome: outcome, source: source, page: page, path: path,
+                metadata: consume metadata, outcome: outcome, page: page, path: path,
                 pathIndices: pathIndices, namedSteps: namedSteps, plan: plan, pending: pending, warnings: warnings,
                 trace: trace,
                 createdAt: createdAt))

@@ -14,7 +14,7 @@ struct NavigationState {
     /// ``DeviceState/tabs``: each `tabs` coordinator with a selected child, at most one entry each.
     var tabs = TabList() { didSet { changed.insert(.tabs) } }
     /// ``DeviceState/stacks``: each coordinator with a page stack, at most one entry each.
-    var stacks: [(coordinator: Int, pages: [Page])] = [] { didSet { changed.insert(.stacks) } }
+    var stacks: [Stack] = [] { didSet { changed.insert(.stacks) } }
     /// ``DeviceState/conditions``.
     var conditions: [String] = []
     /// ``DeviceState/pending``.
@@ -26,6 +26,13 @@ struct NavigationState {
     var source: DeviceState?
     /// The parts changed since ``source`` was read.
     var changed: Parts = []
+
+    /// A coordinator's page stack. A struct, not a tuple: an array of tuples is destroyed and copied through the
+    /// runtime's generic tuple witnesses, element by element (≈ 330 instructions for each walk's array).
+    struct Stack {
+        var coordinator: Int
+        var pages: [Page]
+    }
 
     /// The parts of a state named by coordinator.
     struct Parts: OptionSet {
@@ -66,7 +73,7 @@ struct NavigationState {
         if let i = stacks.firstIndex(where: { $0.coordinator == coordinator }) {
             stacks[i].pages = pages
         } else {
-            stacks.append((coordinator, pages))
+            stacks.append(Stack(coordinator: coordinator, pages: pages))
         }
     }
 
@@ -75,7 +82,7 @@ struct NavigationState {
         if let i = stacks.firstIndex(where: { $0.coordinator == coordinator }) {
             stacks[i].pages.append(page)
         } else {
-            stacks.append((coordinator, [page]))
+            stacks.append(Stack(coordinator: coordinator, pages: [page]))
         }
     }
 
@@ -139,7 +146,7 @@ extension Resolver {
             next.tabs.append(coordinator: entry.0, child: entry.1)
         }
         for (coordinator, pages) in state.stacks {
-            next.stacks.append((index(of: coordinator, in: &next), pages))
+            next.stacks.append(NavigationState.Stack(coordinator: index(of: coordinator, in: &next), pages: pages))
         }
         next.source = state
         next.changed = []

@@ -123,17 +123,18 @@ extension Resolver {
     /// - Throws: ``ResolveError`` when `coordinator` is not declared, provides nothing, or is not started on the
     ///   device (and what ``resolve(_:state:now:outcome:metadata:explain:)`` throws for the pending page).
     public func flowFinished(
-        _ coordinator: String, state: DeviceState, now: Timestamp, metadata: DecisionMetadata, explain: Bool = false
+        _ coordinator: String, state: DeviceState, now: Timestamp, metadata: consuming DecisionMetadata,
+        explain: Bool = false
     ) throws(ResolveError) -> FlowFinishedResult {
         var visits = 0
         return try flowFinished(
-            coordinator, state: state, now: now, metadata: metadata, explain: explain, visits: &visits)
+            coordinator, state: state, now: now, metadata: consume metadata, explain: explain, visits: &visits)
     }
 
     /// ``flowFinished(_:state:now:metadata:explain:)``, adding to `visits` how many coordinators the walk looked at
     /// when the pending page is routed again.
     func flowFinished(
-        _ coordinator: String, state: DeviceState, now: Timestamp, metadata: DecisionMetadata, explain: Bool,
+        _ coordinator: String, state: DeviceState, now: Timestamp, metadata: consuming DecisionMetadata, explain: Bool,
         visits: inout Int
     ) throws(ResolveError) -> FlowFinishedResult {
         guard let index = coordinatorIndex(coordinator) else {
@@ -182,7 +183,7 @@ extension Resolver {
                 status: status, decision: nil, state: deviceState(walk.state), steps: walk.steps(self))
         }
         walk.note("resume \(pending.page)")
-        let decision = try route(pending.page, walk: &walk, now: now, outcome: .resumed, metadata: metadata)
+        let decision = try route(pending.page, walk: &walk, now: now, outcome: .resumed, metadata: consume metadata)
         return FlowFinishedResult(
             status: decision.outcome == .gated ? .gated : .resumed, decision: decision, state: deviceState(walk.state),
             steps: walk.steps(self))

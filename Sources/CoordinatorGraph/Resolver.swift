@@ -183,11 +183,12 @@ public final class Resolver: Sendable {
     ///   required condition has no provider.
     public func resolve(
         _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome = .routed,
-        metadata: DecisionMetadata, explain: Bool = false
+        metadata: consuming DecisionMetadata, explain: Bool = false
     ) throws(ResolveError) -> Resolution {
         var visits = 0
         return try resolve(
-            page, state: state, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
+            page, state: state, now: now, outcome: outcome, metadata: consume metadata, explain: explain,
+            visits: &visits)
     }
 
     /// ``resolve(_:state:now:outcome:metadata:explain:)`` from a state this resolver (or another, whose graph
@@ -195,43 +196,45 @@ public final class Resolver: Sendable {
     /// again.
     public func resolve(
         _ page: Page, from state: ResolvedState?, now: Timestamp, outcome: Decision.Outcome = .routed,
-        metadata: DecisionMetadata, explain: Bool = false
+        metadata: consuming DecisionMetadata, explain: Bool = false
     ) throws(ResolveError) -> Resolution {
         var visits = 0
         let start: NavigationState? =
             if let state { state.resolver === self ? state.navigation : navigationState(state.state) } else { nil }
         return try resolve(
-            page, starting: start, now: now, outcome: outcome, metadata: metadata, explain: explain, visits: &visits)
+            page, starting: start, now: now, outcome: outcome, metadata: consume metadata, explain: explain,
+            visits: &visits)
     }
 
     /// ``resolve(_:state:now:outcome:metadata:explain:)``, adding to `visits` how many coordinators the walk looked
     /// at (for tests: the work does not depend on the size of the graph).
     func resolve(
-        _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata,
+        _ page: Page, state: DeviceState?, now: Timestamp, outcome: Decision.Outcome,
+        metadata: consuming DecisionMetadata,
         explain: Bool, visits: inout Int
     ) throws(ResolveError) -> Resolution {
         try resolve(
-            page, starting: state.map(navigationState), now: now, outcome: outcome, metadata: metadata,
+            page, starting: state.map(navigationState), now: now, outcome: outcome, metadata: consume metadata,
             explain: explain, visits: &visits)
     }
 
     /// Resolves `page` from `start` (`nil` for a device never seen).
     private func resolve(
         _ page: Page, starting start: consuming NavigationState?, now: Timestamp, outcome: Decision.Outcome,
-        metadata: DecisionMetadata, explain: Bool, visits: inout Int
+        metadata: consuming DecisionMetadata, explain: Bool, visits: inout Int
     ) throws(ResolveError) -> Resolution {
         precondition(outcome != .gated, "a routed outcome is .routed, .fallback or .resumed; gating is decided here")
         let seen = start != nil
         var walk = Walk.starting(from: start ?? NavigationState(), explain: explain)
         if !seen { walk.note("device not seen before: cold start, no condition satisfied") }
         defer { visits += walk.visits }
-        let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: metadata)
+        let decision = try route(page, walk: &walk, now: now, outcome: outcome, metadata: consume metadata)
         return Resolution(decision: decision, navigation: walk.takeState(), resolver: self)
     }
 
     /// Routes `page` on the walk's state, appending to its steps; the shared body of resolve and flowFinished.
     func route(
-        _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: DecisionMetadata
+        _ page: Page, walk: inout Walk, now: Timestamp, outcome: Decision.Outcome, metadata: consuming DecisionMetadata
     ) throws(ResolveError) -> Decision {
         guard let (definition, owner) = pageEntry(page.id) else {
             throw ResolveError(
@@ -274,8 +277,8 @@ public final class Resolver: Sendable {
             reported = outcome
         }
         return Decision(
-            id: metadata.id, device: metadata.device, outcome: reported, source: metadata.source, page: page,
-            path: [], pathIndices: path, plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
+            metadata: consume metadata, outcome: reported, page: page, path: [], pathIndices: path,
+            plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
             createdAt: now)
     }
 

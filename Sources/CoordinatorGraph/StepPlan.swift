@@ -69,19 +69,15 @@ struct StepPlan: Sendable {
 
     /// The names of `path`, coordinators of the walk, in order.
     func names(of path: IndexList) -> [String] {
+        guard let resolver else { preconditionFailure("a plan is read once its walk has ended") }
         var names: [String] = []
         names.reserveCapacity(path.count)
-        forEachName(of: path) { names.append($0) }
+        Self.forEachName(of: path, resolver: resolver, foreign: foreign) { names.append($0) }
         return names
     }
 
-    /// Calls `body` with the name of each coordinator of `path`, in order, without building an array of them.
-    func forEachName(of path: IndexList, _ body: (String) -> Void) {
-        guard let resolver else { preconditionFailure("a plan is read once its walk has ended") }
-        Self.forEachName(of: path, resolver: resolver, foreign: foreign, body)
-    }
-
-    /// ``forEachName(of:_:)`` of a plan made by `resolver` whose walk ended with the names `foreign`.
+    /// Calls `body` with the name of each coordinator of `path`, in order, without building an array of them: `path`
+    /// of a plan made by `resolver` whose walk ended with the names `foreign`.
     static func forEachName(
         of path: IndexList, resolver: Resolver, foreign: [String], _ body: (String) -> Void
     ) {
@@ -114,14 +110,20 @@ struct StepPlan: Sendable {
     }
 
     /// Appends the steps as a JSON array's elements (``Step/writeJSON(into:)`` of each named step, comma-separated).
-    func writeJSON(into out: inout ByteWriter) {
+    ///
+    /// With `described`, a page already written in `out` and where its description is: a step of that page copies
+    /// the description from there.
+    func writeJSON(into out: inout ByteWriter, described: (page: Page, text: Range<Int>)? = nil) {
         guard let resolver else { preconditionFailure("a plan is written once its walk has ended") }
         // Entries borrowed in place, not copied out of their array.
-        entries.withUnsafeBufferPointer { entries in write(entries, resolver: resolver, into: &out) }
+        entries.withUnsafeBufferPointer { entries in
+            write(entries, resolver: resolver, described: described, into: &out)
+        }
     }
 
     private func write(
-        _ entries: UnsafeBufferPointer<Entry>, resolver: Resolver, into out: inout ByteWriter
+        _ entries: UnsafeBufferPointer<Entry>, resolver: Resolver, described: (page: Page, text: Range<Int>)?,
+        into out: inout ByteWriter
     ) {
         for i in entries.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -140,7 +142,11 @@ struct StepPlan: Sendable {
             }
             if let page = entries[i].page {
                 out.append(#","page":"#)
-                page.writeDescriptionJSONString(into: &out)
+                if let described, described.page == page {
+                    out.appendCopy(of: described.text)
+                } else {
+                    page.writeDescriptionJSONString(into: &out)
+                }
             }
             out.append(UInt8(ascii: "}"))
         }

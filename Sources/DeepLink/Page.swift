@@ -286,9 +286,16 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the text of ``json`` without building it.
-    public func writeJSON(into out: inout ByteWriter) {
+    ///
+    /// - Returns: where in `out` the description was written, quotes included, for a caller that writes it again
+    ///   (``ByteWriter/appendCopy(of:)``). The description of a page without arguments, its id, is copied from the
+    ///   id written before it.
+    @discardableResult
+    public func writeJSON(into out: inout ByteWriter) -> Range<Int> {
         JSON.writeRaw("{\"id\":", into: &out)
+        let idStart = out.count
         id.writeJSONString(into: &out)
+        let idText = idStart..<out.count
         JSON.writeRaw(",\"arguments\":{", into: &out)
         for (i, argument) in arguments.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -297,8 +304,15 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             argument.value.writeJSON(into: &out)
         }
         JSON.writeRaw("},\"description\":", into: &out)
-        writeDescriptionJSONString(into: &out)
+        let start = out.count
+        if arguments.isEmpty {
+            out.appendCopy(of: idText)
+        } else {
+            writeDescriptionJSONString(into: &out)
+        }
+        let description = start..<out.count
         out.append(UInt8(ascii: "}"))
+        return description
     }
 
     /// Appends ``description`` as a quoted JSON string.

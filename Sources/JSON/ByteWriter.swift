@@ -135,6 +135,16 @@ public struct ByteWriter: ~Copyable {
         used &+= count
     }
 
+    /// Appends again the bytes already written at `range` (a text written twice is copied the second time).
+    @inlinable @inline(__always)
+    public mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= used, "copying beyond the written bytes")
+        let length = range.count
+        if capacity &- used < length { grow(toHold: length) }
+        // After growing: the bytes are read from where they are now. The copy ends before the end it writes at.
+        append(UnsafeRawPointer(base + range.lowerBound), count: length)
+    }
+
     /// Appends `byte` `repetitions` times.
     public mutating func append(repeating byte: UInt8, count repetitions: Int) {
         guard repetitions > 0 else { return }

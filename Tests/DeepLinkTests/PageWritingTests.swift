@@ -55,9 +55,19 @@ import Testing
                 Page.Argument(label: "page", value: .int(Int.min)), Page.Argument(label: "on", value: .bool(true)),
             ])
         var written = ByteWriter()
-        page.writeJSON(into: &written)
+        let description = page.writeJSON(into: &written)
+        Self.expectDescription(of: page, at: description, in: written)
         #expect(written.finish() == JSONText(page.json).bytes)
         #expect(Page(id: PageID(coordinator: "app", name: "home")).description == "app.home")
+    }
+
+    /// The range `writeJSON` returns holds the description as a JSON string, quotes included.
+    static func expectDescription(of page: Page, at range: Range<Int>, in written: borrowing ByteWriter) {
+        var expected = ByteWriter()
+        JSON.writeString(page.description, into: &expected)
+        let got = written.withBytes { Array($0[range]) }
+        let want = expected.finish()
+        #expect(got == want)
     }
 
     /// A page without arguments writes its id twice (as `id` and as `description`) from the id's two parts; odd
@@ -66,6 +76,10 @@ import Testing
     func writtenPageWithoutArgumentsIsTheTreeSerialized(name: String) {
         let page = Page(id: PageID(coordinator: "app\t", name: name))
         var written = ByteWriter()
+        written.append("[")  // not at the writer's start
+        let description = page.writeJSON(into: &written)
+        Self.expectDescription(of: page, at: description, in: written)
+        written.truncate(to: 0)
         page.writeJSON(into: &written)
         #expect(written.finish() == JSONText(page.json).bytes)
     }

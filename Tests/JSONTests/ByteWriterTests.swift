@@ -100,6 +100,25 @@ import Testing
         #expect(out.finish() == expected + Array("~ }|{".utf8))
     }
 
+    /// A range already written, copied to the end: every length up to 40 from every offset, and copies that make
+    /// the writer grow (the bytes are read from the grown buffer).
+    @Test func copiesOfWrittenBytesRepeatThemAtTheEnd() {
+        let written = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+        for length in 0...40 {
+            for start in 0...(64 - length) {
+                var out = ByteWriter(capacity: 64)  // full: each copy grows it
+                written.withUnsafeBytes { out.append($0.baseAddress!, count: 64) }
+                out.appendCopy(of: start..<(start + length))
+                out.append(UInt8(ascii: "$"))
+                #expect(out.finish() == written + written[start..<(start + length)] + [UInt8(ascii: "$")])
+            }
+        }
+        var out = ByteWriter(capacity: 16)
+        out.append("abc")
+        for _ in 0..<6 { out.appendCopy(of: 0..<out.count) }  // doubling, past several growths
+        #expect(out.finish() == Array(String(repeating: "abc", count: 64).utf8))
+    }
+
     @Test func truncateUndoesAPartialWrite() {
         var out = ByteWriter()
         out.append("kept")

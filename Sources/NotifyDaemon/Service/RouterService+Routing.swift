@@ -170,13 +170,14 @@ extension RouterService {
         let explain = p.explain
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
-        let metadata = DecisionMetadata(
-            id: ids.make(milliseconds: now.millisecondsSince1970), device: device, source: target.source)
+        let id = ids.make(milliseconds: now.millisecondsSince1970)
         var decision: Decision
         var next: ResolvedState?
         do {
+            // The metadata made in the call moves into the decision.
             let resolution = try config.resolver.resolve(
-                target.page, from: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+                target.page, from: state, now: now, outcome: target.outcome,
+                metadata: DecisionMetadata(id: id, device: device, source: target.source), explain: explain)
             // A dry run leaves the device as it was: its next state is not kept.
             if dryRun || device == nil {
                 decision = resolution.takeDecision()
