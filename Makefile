@@ -85,8 +85,8 @@ install: release
 	fi
 
 # Figures, never assertions, all of the static release build that ships: in-process benchmarks, then notifyd
-# against the C floor side by side, payload parsing against simdjson (installed by its script), and start time and
-# memory on shop.yaml and a 10,000-page graph.
+# against the C floor side by side, one daemon against two (the ceiling of a second event loop), payload parsing
+# against simdjson (installed by its script), and start time and memory on shop.yaml and a 10,000-page graph.
 bench: release
 	.build/release/notifyd-bench matcher
 	.build/release/notifyd-bench resolver
@@ -94,6 +94,7 @@ bench: release
 	.build/release/notifyd-bench config
 	.build/release/notifyd-bench store
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-daemon-bench.sh
+	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-loops-bench.sh
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-payload-bench.sh
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-start-bench.sh
 

@@ -180,6 +180,36 @@ def test_ab_bench_compares_two_builds_side_by_side():
     assert [line.split()[2] for line in runs] == ["A", "B", "B", "A"]
 
 
+def test_loops_bench_runs_one_daemon_then_two_then_the_floor():
+    # Two short rounds: every run is answered, and the summary has the three rows and the ratio of two daemons to one.
+    env = dict(os.environ, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="2", DEPTH="4", BIN_DIR=BIN)
+    result = subprocess.run(
+        ["bash", os.path.join(ROOT, "Benchmarks", "run-loops-bench.sh")],
+        capture_output=True, text=True, timeout=180, env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert ("mix dry-apns,dry-fcm, 2 rounds: one daemon with a client of 2 × 4, then two daemons with a client of "
+            "1 × 4 each at once; medians") in lines
+    rows = {line[:32].strip(): line[32:].split() for line in lines
+            if line.startswith(("one daemon", "two daemons (", "C floor"))}
+    assert set(rows) == {"one daemon (one event loop)", "two daemons (two loops)", "C floor, 2 × 4"}
+    assert all(float(row[0]) > 0 for row in rows.values())  # req/s
+    assert rows["C floor, 2 × 4"][1] == "100.0%"
+    assert any(line.startswith("two daemons / one: ") for line in lines)
+    assert "errors: 0" in lines
+    rounds = [line for line in result.stderr.splitlines() if line.startswith("round ")]
+    assert [" ".join(line.split()[2:4]) for line in rounds] == ["one daemon", "two daemons"] * 2
+
+
+def test_loops_bench_refuses_an_odd_number_of_connections():
+    env = dict(os.environ, CONNECTIONS="3", BIN_DIR=BIN)
+    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-loops-bench.sh")],
+                            capture_output=True, text=True, timeout=30, env=env)
+    assert result.returncode == 2
+    assert "CONNECTIONS is even (each of the two daemons gets half), not 3" in result.stderr
+
+
 def test_ab_bench_refuses_a_directory_without_notifyd(workdir):
     result = subprocess.run(
         ["bash", os.path.join(ROOT, "Benchmarks", "run-ab-bench.sh"), workdir, BIN],

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# What a second event loop could bring, measured before building one: one daemon (one event loop) driven by one
+# client of CONNECTIONS × DEPTH, against two daemons side by side (two loops that share nothing: the ceiling of a
+# loop per core) driven by two clients of CONNECTIONS/2 × DEPTH each at the same time. ROUNDS rounds of the two in
+# turn, then the C floor's pipelined throughput with one client of CONNECTIONS × DEPTH in the same run; prints the
+# medians, the two daemons' ratio to one, and each as a share of the floor.
+#
+# Usage: Benchmarks/run-loops-bench.sh
+# Environment: ROUNDS (5), SECONDS_PER_RUN (3), CONNECTIONS (4; even), DEPTH (64), MIX (dry-apns,dry-fcm),
+#              BIN_DIR (release notifyd and notifyd-bench; built in SCRATCH (.build) when unset),
+#              CONFIG (config/shop.yaml).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROUNDS="${ROUNDS:-5}"
+RUN_SECONDS="${SECONDS_PER_RUN:-3}"
+CONNECTIONS="${CONNECTIONS:-4}"
+DEPTH="${DEPTH:-64}"
+MIX="${MIX:-dry-apns,dry-fcm}"
+SCRATCH="${SCRATCH:-$ROOT/.build}"
+CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
+count() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || {
+    echo "$1 is a count (1 or more), not '$2'" >&2
+    exit 2
+}; }
+count ROUNDS "$ROUNDS"
+count CONNECTIONS "$CONNECTIONS"
+count DEPTH "$DEPTH"
+if [ $((CONNECTIONS % 2)) -ne 0 ]; then
+    echo "CONNECTIONS is even (each of the two daemons gets half), not $CONNECTIONS" >&2
+    exit 2
+fi
+[[ "$RUN_SECONDS" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
+    echo "SECONDS_PER_RUN is a number, not '$RUN_SECONDS'" >&2
+    exit 2
+}
+
+source "$ROOT/Benchmarks/release-binaries.sh"
+source "$ROOT/Benchmarks/bench-servers.sh"
+bench_workdir notifyd-loops
+release_binaries notifyd notifyd-bench
+BENCH="$BIN_DIR/notifyd-bench"
+cc -O2 -o "$WORK/echo-server" "$ROOT/Benchmarks/floor/echo-server.c"
+
+start_daemon() {
+    local name="$1" started
+    mkdir -p "$WORK/$name/state"
+    started=$(start_server "$WORK/$name/notifyd.sock" "$WORK/$name/notifyd.log" "$BIN_DIR/notifyd" \
+        --config "$CONFIG" --socket "$WORK/$name/notifyd.sock" --state-dir "$WORK/$name/state" \
+        --log-target console) || exit 1
+    echo "${started%% *}"
+}
+PID_1=$(start_daemon one)
+PIDS+=("$PID_1")
+PID_2=$(start_daemon two)
+PIDS+=("$PID_2")
+
+# run NAME SOCKET PID CONNECTIONS [OUT]: one client's run; its JSON figures to OUT (or stdout).
+run() {
+    local name="$1" socket="$2" pid="$3" connections="$4" line
+    if ! line=$("$BENCH" daemon --socket "$socket" --pid "$pid" --json --seconds "$RUN_SECONDS" \
+        --connections "$connections" --depth "$DEPTH" --mix "$MIX"); then
+        echo "run $name failed: $line" >&2
+        exit 1
+    fi
+    echo "$line"
+}
+
+half=$((CONNECTIONS / 2))
+: >"$WORK/results"
+for round in $(seq 1 "$ROUNDS"); do
+    one=$(run one "$WORK/one/notifyd.sock" "$PID_1" "$CONNECTIONS")
+    echo "round $round/$ROUNDS: one daemon $one" >&2
+    echo "one $one" >>"$WORK/results"
+    # The two clients start together; each writes its figures to a file of its own.
+    run two-a "$WORK/one/notifyd.sock" "$PID_1" "$half" >"$WORK/two-a.json" &
+    client_a=$!
+    run two-b "$WORK/two/notifyd.sock" "$PID_2" "$half" >"$WORK/two-b.json" &
+    client_b=$!
+    wait "$client_a"
+    wait "$client_b"
+    echo "round $round/$ROUNDS: two daemons $(cat "$WORK/two-a.json") $(cat "$WORK/two-b.json")" >&2
+    echo "two-a $(cat "$WORK/two-a.json")" >>"$WORK/results"
+    echo "two-b $(cat "$WORK/two-b.json")" >>"$WORK/results"
+done
+read -r FLOOR_PID _ < <(start_server "$WORK/floor.sock" "$WORK/floor.log" "$WORK/echo-server" "$WORK/floor.sock")
+PIDS+=("$FLOOR_PID")
+floor=$("$BENCH" daemon --socket "$WORK/floor.sock" --pid "$FLOOR_PID" --json --seconds "$RUN_SECONDS" \
+    --connections "$CONNECTIONS" --depth "$DEPTH" --check frame) || {
+    echo "floor run failed: $floor" >&2
+    exit 1
+}
+echo "floor $floor" >>"$WORK/results"
+
+python3 - "$WORK/results" "$MIX" "$CONNECTIONS" "$DEPTH" "$ROUNDS" <<'EOF'
+import json, statistics, sys
+results, mix, connections, depth, rounds = sys.argv[1:]
+runs = {"one": [], "two-a": [], "two-b": [], "floor": []}
+for line in open(results):
+    name, text = line.split(" ", 1)
+    runs[name].append(json.loads(text))
+one = [r["requestsPerSecond"] for r in runs["one"]]
+two = [a["requestsPerSecond"] + b["requestsPerSecond"] for a, b in zip(runs["two-a"], runs["two-b"])]
+floor = runs["floor"][0]["requestsPerSecond"]
+def idle(rs):
+    values = [r.get("hostIdlePercent") for r in rs if r.get("hostIdlePercent") is not None]
+    return f"{statistics.median(values):.0f}" if values else "-"
+def steal(rs):
+    values = [r.get("hostStealPercent") for r in rs if r.get("hostStealPercent") is not None]
+    return f"{statistics.median(values):.1f}" if values else "-"
+half = int(connections) // 2
+print(f"\nmix {mix}, {rounds} rounds: one daemon with a client of {connections} × {depth}, then two daemons with a "
+      f"client of {half} × {depth} each at once; medians\n")
+print(f"{'run':<32}{'req/s':>10}{'of the floor':>14}{'CPUs idle %':>13}{'steal %':>9}")
+print(f"{'one daemon (one event loop)':<32}{statistics.median(one):>10.0f}{statistics.median(one) / floor:>14.1%}"
+      f"{idle(runs['one']):>13}{steal(runs['one']):>9}")
+print(f"{'two daemons (two loops)':<32}{statistics.median(two):>10.0f}{statistics.median(two) / floor:>14.1%}"
+      f"{idle(runs['two-a']):>13}{steal(runs['two-a']):>9}")
+print(f"{'C floor, ' + connections + ' × ' + depth:<32}{floor:>10.0f}{1:>14.1%}")
+print(f"\ntwo daemons / one: {statistics.median(two) / statistics.median(one):.2f}× "
+      f"(rounds: one {', '.join(f'{v / 1000:.1f} k' for v in one)}; two {', '.join(f'{v / 1000:.1f} k' for v in two)})")
+errors = sum(r["errors"] for rs in runs.values() for r in rs)
+print(f"errors: {errors}")
+sys.exit(1 if errors else 0)
+EOF
