@@ -1,4 +1,16 @@
-# Sourced by the benchmark scripts that start servers on Unix sockets (run-daemon-bench.sh, run-ab-bench.sh).
+# Sourced by the benchmark scripts that start servers on Unix sockets (run-daemon-bench.sh, run-ab-bench.sh,
+# run-loops-bench.sh).
+
+# `count NAME VALUE` and `number NAME VALUE`: exit 2, naming the setting, unless VALUE is a count (1 or more) or a
+# number (digits, with a fraction or not).
+count() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || {
+    echo "$1 is a count (1 or more), not '$2'" >&2
+    exit 2
+}; }
+number() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
+    echo "$1 is a number, not '$2'" >&2
+    exit 2
+}; }
 
 # `bench_workdir PREFIX`: a temporary directory in WORK, removed on exit with every server whose pid is in PIDS
 # (killed and waited for first).

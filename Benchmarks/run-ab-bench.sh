@@ -38,14 +38,7 @@ BENCH="${BENCH:-$DIR_B/notifyd-bench}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
 MAX_STEAL="${MAX_STEAL:-}"
 STEAL_ATTEMPTS="${STEAL_ATTEMPTS:-5}"
-count() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || {
-    echo "$1 is a count (1 or more), not '$2'" >&2
-    exit 2
-}; }
-number() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
-    echo "$1 is a number, not '$2'" >&2
-    exit 2
-}; }
+source "$ROOT/Benchmarks/bench-servers.sh"
 count ROUNDS "$ROUNDS"
 count CONNECTIONS "$CONNECTIONS"
 count DEPTH "$DEPTH"
@@ -59,7 +52,6 @@ if [ ! -x "$BENCH" ]; then
     exit 2
 fi
 
-source "$ROOT/Benchmarks/bench-servers.sh"
 bench_workdir notifyd-ab
 
 # Starts build NAME's daemon from DIR and waits until its socket accepts; prints its pid.

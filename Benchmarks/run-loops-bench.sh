@@ -19,10 +19,7 @@ DEPTH="${DEPTH:-64}"
 MIX="${MIX:-dry-apns,dry-fcm}"
 SCRATCH="${SCRATCH:-$ROOT/.build}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
-count() { [[ "$2" =~ ^[1-9][0-9]*$ ]] || {
-    echo "$1 is a count (1 or more), not '$2'" >&2
-    exit 2
-}; }
+source "$ROOT/Benchmarks/bench-servers.sh"
 count ROUNDS "$ROUNDS"
 count CONNECTIONS "$CONNECTIONS"
 count DEPTH "$DEPTH"
@@ -30,13 +27,9 @@ if [ $((CONNECTIONS % 2)) -ne 0 ]; then
     echo "CONNECTIONS is even (each of the two daemons gets half), not $CONNECTIONS" >&2
     exit 2
 fi
-[[ "$RUN_SECONDS" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
-    echo "SECONDS_PER_RUN is a number, not '$RUN_SECONDS'" >&2
-    exit 2
-}
+number SECONDS_PER_RUN "$RUN_SECONDS"
 
 source "$ROOT/Benchmarks/release-binaries.sh"
-source "$ROOT/Benchmarks/bench-servers.sh"
 bench_workdir notifyd-loops
 release_binaries notifyd notifyd-bench
 BENCH="$BIN_DIR/notifyd-bench"
