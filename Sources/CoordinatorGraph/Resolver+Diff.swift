@@ -45,33 +45,35 @@ extension Resolver {
     /// presented above it (and activates it when something else is still above it).
     func enterOverTop(_ modal: Int, walk: inout Walk) {
         walk.visits += 1
-        let name = names[modal]
         if let j = walk.state.path.lastIndex(of: modal) {
-            walk.note("\(name) is already presented: reuse it")
+            walk.note("\(names[modal]) is already presented: reuse it")
             dismissPresented(downTo: j + 1, walk: &walk)
             if walk.state.path.count > j + 1 { walk.emit(.activate, modal, resolver: self) }
             return
         }
         let top = walk.state.top ?? rootIndex
-        let topName = self.name(top, in: walk.state)
-        walk.note("present \(name) over the current top \(topName): it is a \(kinds[modal]) without declared parents")
+        if walk.trace != nil {  // the top's name only for the trace (it reads the walk's state)
+            let topName = self.name(top, in: walk.state)
+            walk.note(
+                "present \(names[modal]) over the current top \(topName): it is a \(kinds[modal]) without declared parents"
+            )
+        }
         walk.emit(.present, modal, parent: top, resolver: self)
     }
 
     /// Gives a coordinator on the way to the page its root page when it shows pages and has none: a coordinator
     /// that is started shows something. A root page that needs arguments (the validator rejects it) is left out.
     func showRootPage(of coordinator: Int, walk: inout Walk) {
-        let name = names[coordinator]
         guard kinds[coordinator] != .app, kinds[coordinator] != .tabs, walk.state.stack(of: coordinator) == nil else {
             return
         }
         guard let root = rootPages[coordinator] else {
             if let definition = rootDefinitions[coordinator] {
-                walk.note("root page \(definition.id) of \(name) needs arguments: left out")
+                walk.note("root page \(definition.id) of \(names[coordinator]) needs arguments: left out")
             }
             return
         }
-        walk.note("\(name) is on the way to the page: it shows its root page \(root)")
+        walk.note("\(names[coordinator]) is on the way to the page: it shows its root page \(root)")
         walk.emit(
             .setRoot, coordinator, page: root, resolver: self)
     }
@@ -95,24 +97,23 @@ extension Resolver {
     /// Enters `child` under `parent`: `selectTab` when needed, then `present`, `activate` or `start`.
     func enter(_ child: Int, parent: Int, walk: inout Walk) {
         walk.visits += 1
-        let childName = names[child]
-        let parentName = names[parent]
+        // The names are looked up inside the trace's lines, built only when explaining: no string retained otherwise.
         if kinds[parent] == .tabs {
             let previous = walk.state.selectedTab(of: parent)
             if previous != child {
                 let was = walk.trace == nil ? nil : previous.map { name($0, in: walk.state) }
-                walk.note("select tab \(childName) of \(parentName)" + (was.map { " (was \($0))" } ?? ""))
+                walk.note("select tab \(names[child]) of \(names[parent])" + (was.map { " (was \($0))" } ?? ""))
                 walk.emit(.selectTab, parent, child: child, resolver: self)
             }
         }
         if kinds[child].isPresented {
-            walk.note("present \(childName) over \(parentName): it is a \(kinds[child])")
+            walk.note("present \(names[child]) over \(names[parent]): it is a \(kinds[child])")
             walk.emit(.present, child, parent: parent, resolver: self)
         } else if walk.state.isStarted(child) {
-            walk.note("reuse \(childName): started, not visible")
+            walk.note("reuse \(names[child]): started, not visible")
             walk.emit(.activate, child, resolver: self)
         } else {
-            walk.note("start \(childName) in \(parentName): not started")
+            walk.note("start \(names[child]) in \(names[parent]): not started")
             walk.emit(.start, child, parent: parent, resolver: self)
         }
     }
@@ -120,17 +121,16 @@ extension Resolver {
     /// Step 4 of the grammar: brings the owner's stack to just below `page` (the `display` that follows shows it).
     /// The owner's root page goes beneath an empty stack only on a cold start.
     func arrangeStack(of owner: Int, for page: Page, definition: PageDefinition, coldStart: Bool, walk: inout Walk) {
-        let ownerName = names[owner]
         let stack = walk.state.stack(of: owner) ?? []
         func emit(_ action: Step.Action, _ page: Page, _ definition: PageDefinition) {
             walk.emit(action, owner, page: page, resolver: self)
         }
         if let j = stack.lastIndex(of: page) {
             if j != stack.count - 1 {
-                walk.note("\(page) is already in the stack of \(ownerName): pop to it")
+                walk.note("\(page) is already in the stack of \(names[owner]): pop to it")
                 emit(.popTo, page, definition)
             } else {
-                walk.note("\(page) is already the top of \(ownerName)")
+                walk.note("\(page) is already the top of \(names[owner])")
             }
             return
         }
@@ -146,7 +146,8 @@ extension Resolver {
                 } else if let page = graph.page(rootDefinition, argumentsFrom: page) {
                     root = (page, rootDefinition)
                 } else {
-                    walk.note("root page \(rootDefinition.id) of \(ownerName) needs arguments \(page) lacks: omitted")
+                    walk.note(
+                        "root page \(rootDefinition.id) of \(names[owner]) needs arguments \(page) lacks: omitted")
                 }
             }
             guard root != nil || !chain.isEmpty else { return }
@@ -169,14 +170,14 @@ extension Resolver {
         if let nearest = chain.firstIndex(where: { stack.contains($0.page) }) {
             let anchor = chain[nearest]
             if stack.last != anchor.page {
-                walk.note("\(anchor.page) (back of \(page)) is in the stack of \(ownerName): pop to it")
+                walk.note("\(anchor.page) (back of \(page)) is in the stack of \(names[owner]): pop to it")
                 emit(.popTo, anchor.page, anchor.definition)
             }
             for below in chain[..<nearest].reversed() {
                 emit(.push, below.page, below.definition)
             }
         } else if !chain.isEmpty {
-            walk.note("back pages of \(page) are not in the stack of \(ownerName): push them")
+            walk.note("back pages of \(page) are not in the stack of \(names[owner]): push them")
             for below in chain.reversed() { emit(.push, below.page, below.definition) }
         }
     }

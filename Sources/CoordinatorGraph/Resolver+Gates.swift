@@ -56,11 +56,10 @@ extension Resolver {
             break
         }
         let found = (provider: provider, condition: condition)
-        let providerName = names[provider]
-        walk.note("\(condition) is provided by \(providerName)")
+        walk.note("\(condition) is provided by \(names[provider])")
         let k = visiblePrefix(of: path, state: walk.state)
         if let j = walk.state.path.lastIndex(of: provider), j >= k {
-            walk.note("\(providerName) is already presented: reuse it")
+            walk.note("\(names[provider]) is already presented: reuse it")
             dismissPresented(downTo: j + 1, walk: &walk)
             walk.emit(.activate, provider, resolver: self)
             return found
@@ -76,23 +75,26 @@ extension Resolver {
             if let j = walk.state.path.lastIndex(where: valid.contains) {
                 dismissPresented(downTo: j + 1, walk: &walk)
                 parent = walk.state.path[j]
-                walk.note("present \(providerName) over \(names[parent]): the visible parent nearest the top")
+                walk.note("present \(names[provider]) over \(names[parent]): the visible parent nearest the top")
             } else {
                 guard let providerPath = self.path(to: provider, walk: &walk),
                     providerPath.count >= 2
                 else {
                     throw ResolveError(
-                        code: .unreachable, subject: providerName,
-                        message: "'\(providerName)' cannot be reached from '\(names[rootIndex])'; declare its parents")
+                        code: .unreachable, subject: names[provider],
+                        message:
+                            "'\(names[provider])' cannot be reached from '\(names[rootIndex])'; declare its parents")
                 }
                 navigate(providerPath, upTo: providerPath.count - 1, toFront: false, walk: &walk)
                 parent = providerPath[providerPath.count - 2]
-                walk.note("present \(providerName) over \(names[parent]): none of its parents was visible")
+                walk.note("present \(names[provider]) over \(names[parent]): none of its parents was visible")
             }
         } else {
             parent = walk.state.top ?? rootIndex
-            let parentName = name(parent, in: walk.state)
-            walk.note("present \(providerName) over the current top \(parentName)")
+            if walk.trace != nil {  // the parent's name only for the trace (it reads the walk's state)
+                let parentName = name(parent, in: walk.state)
+                walk.note("present \(names[provider]) over the current top \(parentName)")
+            }
         }
         walk.emit(.present, provider, parent: parent, resolver: self)
         if let root = rootPages[provider] {

@@ -74,6 +74,10 @@ import Testing
         #expect(r.decision.path == ["app", "login"])
         #expect(r.decision.lines == ["activate app", "present login over cart", "display login login.login"])
         #expect(r.state.path == ["app", "main", "cart", "login"])
+        // The trace names the modal and the top it goes over (looked up only when explaining); without it, none.
+        let trace = try #require(try S.resolve(S.p("login.login"), state, explain: true).decision.trace)
+        #expect(trace.contains("present login over the current top cart: it is a modal without declared parents"))
+        #expect(r.decision.trace == nil)
     }
 
     @Test func dismissingAModalOpenedByItsLinkShowsWhatWasUnderIt() throws {
@@ -97,6 +101,8 @@ import Testing
         let next = try S.resolve(S.p("onboarding.privacy"), state)
         #expect(next.decision.lines == ["activate app", "display onboarding onboarding.privacy"])
         #expect(next.state.stack(of: "onboarding") == [S.p("onboarding.welcome"), S.p("onboarding.privacy")])
+        let reused = try #require(try S.resolve(S.p("onboarding.privacy"), state, explain: true).decision.trace)
+        #expect(reused.contains("onboarding is already presented: reuse it"))
 
         let covered = try S.state(after: [S.p("cart.cart"), S.p("login.login"), S.p("onboarding.welcome")])
         #expect(covered.path == ["app", "main", "cart", "login", "onboarding"])
