@@ -43,26 +43,35 @@ struct NavigationState {
         static let stacks = Parts(rawValue: 8)
     }
 
+    // The queries below are inlined: called on a walk's state (`walk.state.isStarted(…)`), a call that is not
+    // copies the whole state (≈ 370 bytes) to pass it.
+
     /// The top-most visible coordinator, if any.
-    var top: Int? { path.last }
+    var top: Int? {
+        @inline(__always) get { path.last }
+    }
 
     /// True when `coordinator` is started.
+    @inline(__always)
     func isStarted(_ coordinator: Int) -> Bool {
         started.contains(coordinator)
     }
 
     /// True when `condition` is satisfied.
+    @inline(__always)
     func isSatisfied(_ condition: String) -> Bool {
         conditions.contains(condition)
     }
 
     /// The page stack of `coordinator`, or `nil` when it has none.
+    @inline(__always)
     func stack(of coordinator: Int) -> [Page]? {
         for entry in stacks where entry.coordinator == coordinator { return entry.pages }
         return nil
     }
 
     /// The selected tab of `coordinator`, if any.
+    @inline(__always)
     func selectedTab(of coordinator: Int) -> Int? {
         for entry in tabs where entry.coordinator == coordinator { return entry.child }
         return nil

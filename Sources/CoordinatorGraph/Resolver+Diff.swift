@@ -1,7 +1,9 @@
 import DeepLink
 
 extension Resolver {
-    /// How many coordinators at the start of `path` are already visible, in order, on the device.
+    /// How many coordinators at the start of `path` are already visible, in order, on the device. Inlined: called
+    /// with a walk's state, a call that is not copies the whole state to pass it.
+    @inline(__always)
     func visiblePrefix(of path: IndexList, state: NavigationState) -> Int {
         var k = 0
         while k < path.count, k < state.path.count, state.path[k] == path[k] { k += 1 }
