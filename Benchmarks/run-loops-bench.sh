@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What a second event loop could bring, measured before building one: one daemon (one event loop) driven by one
 # client of CONNECTIONS × DEPTH, against two daemons side by side (two loops that share nothing: the ceiling of a
-# loop per core) driven by two clients of CONNECTIONS/2 × DEPTH each at the same time. ROUNDS rounds of the two in
-# turn, then the C floor's pipelined throughput with one client of CONNECTIONS × DEPTH in the same run; prints the
-# medians, the two daemons' ratio to one, and each as a share of the floor.
+# loop per core) driven by two clients of CONNECTIONS/2 × DEPTH each at the same time, and the C floor driven by one
+# client of CONNECTIONS × DEPTH: ROUNDS rounds of the three in turn. Prints the medians, the two daemons' ratio to
+# one, and each as a share of the floor's median.
 #
 # Usage: Benchmarks/run-loops-bench.sh
 # Environment: ROUNDS (5), SECONDS_PER_RUN (3), CONNECTIONS (4; even), DEPTH (64), MIX (dry-apns,dry-fcm),
@@ -47,6 +47,8 @@ PID_1=$(start_daemon one)
 PIDS+=("$PID_1")
 PID_2=$(start_daemon two)
 PIDS+=("$PID_2")
+read -r FLOOR_PID _ < <(start_server "$WORK/floor.sock" "$WORK/floor.log" "$WORK/echo-server" "$WORK/floor.sock")
+PIDS+=("$FLOOR_PID")
 
 # run NAME SOCKET PID CONNECTIONS [OUT]: one client's run; its JSON figures to OUT (or stdout).
 run() {
@@ -75,15 +77,14 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "round $round/$ROUNDS: two daemons $(cat "$WORK/two-a.json") $(cat "$WORK/two-b.json")" >&2
     echo "two-a $(cat "$WORK/two-a.json")" >>"$WORK/results"
     echo "two-b $(cat "$WORK/two-b.json")" >>"$WORK/results"
+    floor=$("$BENCH" daemon --socket "$WORK/floor.sock" --pid "$FLOOR_PID" --json --seconds "$RUN_SECONDS" \
+        --connections "$CONNECTIONS" --depth "$DEPTH" --check frame) || {
+        echo "floor run failed: $floor" >&2
+        exit 1
+    }
+    echo "round $round/$ROUNDS: C floor $floor" >&2
+    echo "floor $floor" >>"$WORK/results"
 done
-read -r FLOOR_PID _ < <(start_server "$WORK/floor.sock" "$WORK/floor.log" "$WORK/echo-server" "$WORK/floor.sock")
-PIDS+=("$FLOOR_PID")
-floor=$("$BENCH" daemon --socket "$WORK/floor.sock" --pid "$FLOOR_PID" --json --seconds "$RUN_SECONDS" \
-    --connections "$CONNECTIONS" --depth "$DEPTH" --check frame) || {
-    echo "floor run failed: $floor" >&2
-    exit 1
-}
-echo "floor $floor" >>"$WORK/results"
 
 python3 - "$WORK/results" "$MIX" "$CONNECTIONS" "$DEPTH" "$ROUNDS" <<'EOF'
 import json, statistics, sys
@@ -94,7 +95,8 @@ for line in open(results):
     runs[name].append(json.loads(text))
 one = [r["requestsPerSecond"] for r in runs["one"]]
 two = [a["requestsPerSecond"] + b["requestsPerSecond"] for a, b in zip(runs["two-a"], runs["two-b"])]
-floor = runs["floor"][0]["requestsPerSecond"]
+floors = [r["requestsPerSecond"] for r in runs["floor"]]
+floor = statistics.median(floors)
 def idle(rs):
     values = [r.get("hostIdlePercent") for r in rs if r.get("hostIdlePercent") is not None]
     return f"{statistics.median(values):.0f}" if values else "-"
@@ -103,15 +105,17 @@ def steal(rs):
     return f"{statistics.median(values):.1f}" if values else "-"
 half = int(connections) // 2
 print(f"\nmix {mix}, {rounds} rounds: one daemon with a client of {connections} × {depth}, then two daemons with a "
-      f"client of {half} × {depth} each at once; medians\n")
+      f"client of {half} × {depth} each at once, then the C floor; medians\n")
 print(f"{'run':<32}{'req/s':>10}{'of the floor':>14}{'CPUs idle %':>13}{'steal %':>9}")
 print(f"{'one daemon (one event loop)':<32}{statistics.median(one):>10.0f}{statistics.median(one) / floor:>14.1%}"
       f"{idle(runs['one']):>13}{steal(runs['one']):>9}")
 print(f"{'two daemons (two loops)':<32}{statistics.median(two):>10.0f}{statistics.median(two) / floor:>14.1%}"
       f"{idle(runs['two-a']):>13}{steal(runs['two-a']):>9}")
-print(f"{'C floor, ' + connections + ' × ' + depth:<32}{floor:>10.0f}{1:>14.1%}")
+print(f"{'C floor, ' + connections + ' × ' + depth:<32}{floor:>10.0f}{1:>14.1%}"
+      f"{idle(runs['floor']):>13}{steal(runs['floor']):>9}")
 print(f"\ntwo daemons / one: {statistics.median(two) / statistics.median(one):.2f}× "
-      f"(rounds: one {', '.join(f'{v / 1000:.1f} k' for v in one)}; two {', '.join(f'{v / 1000:.1f} k' for v in two)})")
+      f"(rounds: one {', '.join(f'{v / 1000:.1f} k' for v in one)}; two {', '.join(f'{v / 1000:.1f} k' for v in two)}; "
+      f"floor {', '.join(f'{v / 1e6:.2f} M' for v in floors)})")
 errors = sum(r["errors"] for rs in runs.values() for r in rs)
 print(f"errors: {errors}")
 sys.exit(1 if errors else 0)

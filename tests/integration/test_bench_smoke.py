@@ -190,7 +190,7 @@ def test_loops_bench_runs_one_daemon_then_two_then_the_floor():
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert ("mix dry-apns,dry-fcm, 2 rounds: one daemon with a client of 2 × 4, then two daemons with a client of "
-            "1 × 4 each at once; medians") in lines
+            "1 × 4 each at once, then the C floor; medians") in lines
     rows = {line[:32].strip(): line[32:].split() for line in lines
             if line.startswith(("one daemon", "two daemons (", "C floor"))}
     assert set(rows) == {"one daemon (one event loop)", "two daemons (two loops)", "C floor, 2 × 4"}
@@ -199,7 +199,7 @@ def test_loops_bench_runs_one_daemon_then_two_then_the_floor():
     assert any(line.startswith("two daemons / one: ") for line in lines)
     assert "errors: 0" in lines
     rounds = [line for line in result.stderr.splitlines() if line.startswith("round ")]
-    assert [" ".join(line.split()[2:4]) for line in rounds] == ["one daemon", "two daemons"] * 2
+    assert [" ".join(line.split()[2:4]) for line in rounds] == ["one daemon", "two daemons", "C floor"] * 2
 
 
 def test_loops_bench_refuses_an_odd_number_of_connections():
