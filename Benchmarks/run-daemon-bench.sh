@@ -8,6 +8,7 @@
 # Usage: Benchmarks/run-daemon-bench.sh
 # Environment: ROUNDS (3), SECONDS_PER_RUN (3), SCRATCH (.build: the swift build scratch path),
 #              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml),
+#              EVENT_LOOPS (1: notifyd's --event-loops; 2 adds a lane that answers device-less dry runs),
 #              LOG_TARGET (console: notifyd's journal entries as console lines; journal: to a running journald,
 #              as in production, whose work then shares the cores),
 #              RTT_CPUS (unset: the scheduler places the round-trip runs; "split": each server on the first CPU
@@ -27,6 +28,7 @@ RUN_SECONDS="${SECONDS_PER_RUN:-3}"
 SCRATCH="${SCRATCH:-$ROOT/.build}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
 LOG_TARGET="${LOG_TARGET:-console}"
+EVENT_LOOPS="${EVENT_LOOPS:-1}"
 RTT_CPUS="${RTT_CPUS:-}"
 MAX_STEAL="${MAX_STEAL:-}"
 STEAL_ATTEMPTS="${STEAL_ATTEMPTS:-5}"
@@ -66,6 +68,7 @@ esac
 
 source "$ROOT/Benchmarks/release-binaries.sh"
 source "$ROOT/Benchmarks/bench-servers.sh"
+count EVENT_LOOPS "$EVENT_LOOPS"
 bench_workdir notifyd-bench
 release_binaries notifyd notifyd-bench
 cc -O2 -o "$WORK/echo-server" "$ROOT/Benchmarks/floor/echo-server.c"
@@ -76,7 +79,7 @@ PIDS+=("$FLOOR_PID")
 mkdir -p "$WORK/state"
 read -r DAEMON_PID DAEMON_READY < <(start_server "$WORK/notifyd.sock" "$WORK/notifyd.log" \
     "$BIN_DIR/notifyd" --config "$CONFIG" --socket "$WORK/notifyd.sock" --state-dir "$WORK/state" \
-    --log-target "$LOG_TARGET")
+    --log-target "$LOG_TARGET" --event-loops "$EVENT_LOOPS")
 PIDS+=("$DAEMON_PID")
 DAEMON_RSS_READY=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$DAEMON_PID/status")
 
@@ -139,10 +142,10 @@ FLOOR_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FLOOR_PID/status")
 
 touch "$WORK/rerun"
 python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" \
-    "$LOG_TARGET" "$RTT_CPUS" "$MAX_STEAL" "$WORK/rerun" <<'EOF'
+    "$LOG_TARGET" "$RTT_CPUS" "$MAX_STEAL" "$WORK/rerun" "$EVENT_LOOPS" <<'EOF'
 import json, statistics, sys
 (results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak, log_target, rtt_cpus, max_steal,
- rerun) = sys.argv[1:]
+ rerun, event_loops) = sys.argv[1:]
 runs = {}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -154,8 +157,9 @@ def cpu_per_request(name, key="serverCPUSeconds"):
     return statistics.median(r[key] * 1e6 / max(1, r["replies"]) for r in runs[name])
 placement = {"": "placed by the scheduler", "split": "servers on CPU 0, client on CPU 1",
              "same": "servers and client on CPU 0"}[rtt_cpus]
-print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores); "
-      f"notifyd's journal entries to the {log_target}; round trips {placement}\n")
+loops = "one event loop" if event_loops == "1" else f"{event_loops} event loops"
+print(f"\nmedians of {len(runs['floor-rtt'])} rounds (client and servers share this machine's cores); notifyd with "
+      f"{loops}, its journal entries to the {log_target}; round trips {placement}\n")
 print(f"{'run':<18}{'req/s':>10}{'p50 µs':>9}{'p90 µs':>9}{'p99 µs':>9}{'max µs':>10}{'srv µs cpu/req':>16}"
       f"{'cli µs cpu/req':>16}{'errors':>8}{'journal dropped':>17}{'steal %':>9}")
 for name in runs:

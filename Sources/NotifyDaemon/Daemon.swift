@@ -142,6 +142,7 @@ public enum NotifyDaemon {
         // They run only while this function holds both (the `defer` above), and hold them uncounted (see
         // `Uncounted`: a weak reference would slow every retain of them on the loop).
         let (serviceReference, serverReference) = (Uncounted(service), Uncounted(server))
+        let lanes = try startLanes(settings: settings, service: service, server: server, loop: loop, journal: journal)
         var rejectedReload: Int?
         let status = { () -> String in
             let (service, server) = (serviceReference.value, serverReference.value)
@@ -191,7 +192,18 @@ public enum NotifyDaemon {
                         journal.log(.stopping, priority: .info, message: "stopping on signal \(signal)", fields: [])
                         // Requests already sent are answered while their clients read; the wait is bounded.
                         loop.schedule(after: stopGraceNanoseconds) { loop.stop() }
-                        serverReference.value.beginStop { loop.stop() }
+                        if let lanes {
+                            // Every loop finishes its connections; those the lanes migrate meanwhile are served here,
+                            // and the loop stops once the lanes are done and this loop's last connection is closed.
+                            var lanesDrained = false
+                            lanes.beginStop {
+                                lanesDrained = true
+                                if serverReference.value.connectionCount == 0 { loop.stop() }
+                            }
+                            serverReference.value.beginStop { if lanesDrained { loop.stop() } }
+                        } else {
+                            serverReference.value.beginStop { loop.stop() }
+                        }
                     }
                 }
             }
@@ -228,7 +240,7 @@ public enum NotifyDaemon {
         } catch {
             throw StartupError(message: "event loop failed: \(error)")
         }
-        let cut = server.closeAll()
+        let cut = (lanes?.end() ?? 0) + server.closeAll()
         if cut > 0 {
             journal.log(
                 .stopping, priority: .warning,
@@ -237,6 +249,29 @@ public enum NotifyDaemon {
         }
         // What was accepted is stored before the store closes: the last commit, and calls whose clients left.
         service.finishStore()
+    }
+
+    /// Starts the lanes `--event-loops` asks for beside the main loop (see ``Lane``): the main loop's server hands
+    /// them connections in turn, and takes in what they report. `nil` with one event loop.
+    static func startLanes(
+        settings: Settings, service: RouterService, server: Server, loop: EventLoop, journal: Journal
+    ) throws(StartupError) -> LaneHub? {
+        guard settings.eventLoops > 1 else { return nil }
+        guard let lanes = LaneHub(count: settings.eventLoops - 1, settings: settings, service: service, server: server)
+        else {
+            throw StartupError(message: "cannot start \(settings.eventLoops - 1) lanes beside the main event loop")
+        }
+        let hub = Uncounted(lanes)
+        do {
+            try loop.register(lanes.reports.descriptor, events: Poll.input) { _ in hub.value.collect() }
+        } catch {
+            lanes.end()
+            throw StartupError(message: "cannot watch the lanes' reports: \(error)")
+        }
+        service.sharedConfig = lanes.config
+        service.collectLaneReports = { hub.value.collect() }
+        server.handOff = { fd, id, peer in hub.value.place(fd, id: id, peer: peer) }
+        return lanes
     }
 
     /// Asks systemd for more time before opening a large database: opening reads every page once

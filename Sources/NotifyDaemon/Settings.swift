@@ -38,6 +38,12 @@ public struct Settings: Sendable, Equatable {
     public var historyLimit = 100_000
     /// Requests per second allowed per peer uid for `Route`/`Resolve` (0: unlimited).
     public var rateLimitPerUID = 0
+    /// Event-loop threads serving clients: the main loop, and `eventLoops - 1` lanes that answer device-less dry runs
+    /// (see ``Lane``). Lanes do not run with a rate limit, which only the main loop keeps.
+    public var eventLoops = 1
+
+    /// The most event loops `--event-loops` accepts.
+    public static let maxEventLoops = 64
 
     /// Defaults; `configPath` must be set.
     public init() {}
@@ -62,6 +68,8 @@ public struct Settings: Sendable, Equatable {
           --idle-timeout SECONDS   close idle connections                                       [60]
           --history-limit N        decisions kept                                           [100000]
           --rate-limit N           Route/Resolve requests per second per uid, 0 = unlimited       [0]
+          --event-loops N          event-loop threads; the N - 1 beside the main one answer the dry
+                                   runs made for no device, on the connections handed to them    [1]
           --print-message-id EVENT print the journal MESSAGE_ID of an event (decisionMade, configRejected, …)
           -h, --help               this text
         """
@@ -120,6 +128,12 @@ public struct Settings: Sendable, Equatable {
             case "--idle-timeout": settings.idleTimeoutSeconds = max(1, try number(arg))
             case "--history-limit": settings.historyLimit = max(1, try number(arg))
             case "--rate-limit": settings.rateLimitPerUID = try number(arg)
+            case "--event-loops":
+                let n = try number(arg)
+                guard (1...maxEventLoops).contains(n) else {
+                    throw UsageError(description: "--event-loops takes 1 to \(maxEventLoops), not \(n)")
+                }
+                settings.eventLoops = n
             case "-h", "--help": throw UsageError(description: usage, isHelp: true)
             default: throw UsageError(description: "unknown option '\(arg)'\n\n\(usage)")
             }
@@ -127,6 +141,11 @@ public struct Settings: Sendable, Equatable {
         }
         guard !settings.configPath.isEmpty else {
             throw UsageError(description: "--config is required\n\n\(usage)")
+        }
+        if settings.eventLoops > 1, settings.rateLimitPerUID > 0 {
+            throw UsageError(
+                description: "--event-loops above 1 does not combine with --rate-limit: the main loop keeps the rate "
+                    + "limit, and the lanes answer without it")
         }
         if settings.stateDirectory == nil, let dir = environment["STATE_DIRECTORY"], !dir.isEmpty {
             settings.stateDirectory = String(dir.split(separator: ":").first ?? Substring(dir))

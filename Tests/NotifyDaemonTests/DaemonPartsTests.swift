@@ -13,6 +13,7 @@ import Varlink
                 "--max-connections", "10", "--max-connections-per-uid", "3", "--history-limit", "50",
                 "--rate-limit", "100",
             ], environment: ["STATE_DIRECTORY": "/var/lib/notifyd:/var/lib/other"])
+        #expect(settings.eventLoops == 1)
         #expect(settings.configPath == "c.yaml")
         #expect(settings.socketPath == "/run/x.sock")
         #expect(settings.logTarget == .journal)
@@ -25,6 +26,14 @@ import Varlink
         #expect(settings.stateDirectory == "/var/lib/notifyd")
     }
 
+    @Test func eventLoopsCountsTheMainLoopAndItsLanes() throws {
+        let settings = try Settings.parse(["--config", "c", "--event-loops", "3"], environment: [:])
+        #expect(settings.eventLoops == 3)
+        let limited = try Settings.parse(
+            ["--config", "c", "--event-loops", "1", "--rate-limit", "5"], environment: [:])
+        #expect(limited.eventLoops == 1 && limited.rateLimitPerUID == 5)
+    }
+
     @Test(arguments: [
         (["--socket", "x"], "--config is required"),
         (["--config"], "--config needs a value"),
@@ -32,6 +41,9 @@ import Varlink
         (["--config", "c", "--socket-mode", "999"], "--socket-mode takes an octal mode"),
         (["--config", "c", "--idle-timeout", "-1"], "--idle-timeout takes a whole number"),
         (["--config", "c", "--frobnicate"], "unknown option '--frobnicate'"),
+        (["--config", "c", "--event-loops", "0"], "--event-loops takes 1 to 64, not 0"),
+        (["--config", "c", "--event-loops", "65"], "--event-loops takes 1 to 64, not 65"),
+        (["--config", "c", "--event-loops", "2", "--rate-limit", "5"], "does not combine with --rate-limit"),
     ])
     func usageMistakesSayWhatWasWrong(arguments: [String], message: String) {
         #expect {

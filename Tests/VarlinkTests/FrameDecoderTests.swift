@@ -21,6 +21,20 @@ import Testing
         #expect(decoder.bufferedByteCount == 0)
     }
 
+    @Test func aFramePutBackIsReturnedAgainBeforeTheOnesAfterIt() throws {
+        var decoder = FrameDecoder()
+        decoder.append(Array("{\"a\":1}\0{\"b\":2}\0{\"c\"".utf8))
+        let first = try #require(try decoder.nextFrame())
+        let second = try #require(try decoder.nextFrame())
+        #expect(String(decoding: second, as: UTF8.self) == "{\"b\":2}")
+        decoder.unread(second)
+        #expect(decoder.bufferedByteCount == 12)
+        decoder.append(Array(":3}\0".utf8))  // the bytes after it arrive later: they stay behind it
+        #expect(try frames(&decoder) == ["{\"b\":2}", "{\"c\":3}"])
+        #expect(String(decoding: first, as: UTF8.self) == "{\"a\":1}")
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
     @Test func manyFramesInOneReadAreAllYielded() throws {
         var decoder = FrameDecoder()
         var stream: [UInt8] = []

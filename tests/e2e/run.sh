@@ -143,6 +143,10 @@ store_decisions() {
     ctl --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['store']['decisions'])"
 }
 check "the state store starts empty: it holds this run's decision only" test "$(store_decisions)" = 1
+event_loops() {
+    ctl --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['eventLoops'])"
+}
+check "the shipped unit serves on two event loops" test "$(event_loops)" = 2
 decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['id'])" "$reply" 2>/dev/null)
 fields="e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == '$device'"
 fields+=" and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer')"
@@ -203,7 +207,8 @@ decision_entries() { # the decisionMade entries of invocation $1
 }
 burst=60000
 entries_before=$(decision_entries "$last_run")
-figures=$(ns "$stage/bin/notifyd-bench" daemon --socket "$sock" --mix resolve --connections 1 --depth 1 \
+# Four connections: the main loop and the lane each answer two of them.
+figures=$(ns "$stage/bin/notifyd-bench" daemon --socket "$sock" --mix resolve --connections 4 --depth 4 \
     --requests "$burst" --json)
 echo "e2e: the burst: $figures"
 queue_dropped=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(d['journalDropped'])" "$figures")

@@ -180,8 +180,8 @@ def test_ab_bench_compares_two_builds_side_by_side():
     assert [line.split()[2] for line in runs] == ["A", "B", "B", "A"]
 
 
-def test_loops_bench_runs_one_daemon_then_two_then_the_floor():
-    # Two short rounds: every run is answered, and the summary has the three rows and the ratio of two daemons to one.
+def test_loops_bench_runs_one_loop_then_two_then_two_daemons_then_the_floor():
+    # Two short rounds: every run is answered, and the summary has the four rows and the ratios to one loop.
     env = dict(os.environ, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="2", DEPTH="4", BIN_DIR=BIN)
     result = subprocess.run(
         ["bash", os.path.join(ROOT, "Benchmarks", "run-loops-bench.sh")],
@@ -189,17 +189,19 @@ def test_loops_bench_runs_one_daemon_then_two_then_the_floor():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert ("mix dry-apns,dry-fcm, 2 rounds: one daemon with a client of 2 × 4, then two daemons with a client of "
-            "1 × 4 each at once, then the C floor; medians") in lines
+    assert ("mix dry-apns,dry-fcm, 2 rounds: one daemon with a client of 2 × 4, then one with two event loops, then "
+            "two daemons with a client of 1 × 4 each at once, then the C floor; medians") in lines
     rows = {line[:32].strip(): line[32:].split() for line in lines
             if line.startswith(("one daemon", "two daemons (", "C floor"))}
-    assert set(rows) == {"one daemon (one event loop)", "two daemons (two loops)", "C floor, 2 × 4"}
+    assert set(rows) == {"one daemon (one event loop)", "one daemon, --event-loops 2", "two daemons (two loops)",
+                         "C floor, 2 × 4"}
     assert all(float(row[0]) > 0 for row in rows.values())  # req/s
     assert rows["C floor, 2 × 4"][1] == "100.0%"
-    assert any(line.startswith("two daemons / one: ") for line in lines)
+    assert any(line.startswith("two event loops / one: ") and "two daemons / one: " in line for line in lines)
     assert "errors: 0" in lines
     rounds = [line for line in result.stderr.splitlines() if line.startswith("round ")]
-    assert [" ".join(line.split()[2:4]) for line in rounds] == ["one daemon", "two daemons", "C floor"] * 2
+    assert [line.split(": ", 1)[1].split(" {")[0] for line in rounds] == [
+        "one daemon", "one daemon, two loops", "two daemons", "C floor"] * 2
 
 
 def test_loops_bench_refuses_an_odd_number_of_connections():
@@ -217,3 +219,26 @@ def test_ab_bench_refuses_a_directory_without_notifyd(workdir):
     )
     assert result.returncode == 2
     assert f"no notifyd binary in {workdir}" in result.stderr
+
+
+def test_daemon_bench_runs_notifyd_with_lanes_against_the_floor():
+    # One short round with EVENT_LOOPS=2: every run answered, the header says how many loops, the verdicts printed.
+    env = dict(os.environ, EVENT_LOOPS="2", ROUNDS="1", SECONDS_PER_RUN="0.3", BIN_DIR=BIN)
+    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-daemon-bench.sh")],
+                            capture_output=True, text=True, timeout=180, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert any("notifyd with 2 event loops, its journal entries to the console" in line for line in lines)
+    rows = {line.split()[0]: line.split() for line in lines if line.startswith(("floor-", "notifyd-"))}
+    assert set(rows) == {"floor-rtt", "notifyd-rtt", "floor-pipelined", "notifyd-dry", "notifyd-stateful",
+                         "notifyd-mixed"}
+    assert all(float(row[1]) > 0 and row[8] == "0" for row in rows.values())  # req/s, errors
+    assert any(line.startswith("dry-run throughput, 4 × 64 in flight:") for line in lines)
+
+
+def test_daemon_bench_refuses_zero_event_loops():
+    env = dict(os.environ, EVENT_LOOPS="0", BIN_DIR=BIN)
+    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-daemon-bench.sh")],
+                            capture_output=True, text=True, timeout=30, env=env)
+    assert result.returncode == 2
+    assert "EVENT_LOOPS is a count (1 or more), not '0'" in result.stderr

@@ -62,7 +62,7 @@ def test_cli_call_drives_state_history_and_stats(daemon):
     history = cli_call(daemon, "ListDecisions", {"device": "tv-1"})["decisions"]
     assert [d["outcome"] for d in history] == ["resumed", "gated"]
     stats = cli_call(daemon, "GetStats")["stats"]
-    assert stats["decisions"] == 2 and stats["configGeneration"] == 1
+    assert stats["decisions"] == 2 and stats["configGeneration"] == 1 and stats["eventLoops"] == 1
     assert stats["connections"]["accepted"] >= 5
     graph = cli_call(daemon, "GetGraph")["graph"]
     assert "login" in [c["name"] for c in graph["coordinators"]]

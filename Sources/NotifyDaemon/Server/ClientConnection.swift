@@ -76,6 +76,8 @@ final class ClientConnection {
     var inOutbox = false
     /// Its slots wait for a commit that is not over (the server settles it again when one is).
     var awaitingCommit = false
+    /// Handed by a lane's server to the main loop's (see ``Lane``): the lane no longer reads, writes or closes it.
+    var migrated = false
 
     init(fd: Int32, id: UInt64, peer: PeerCredentials, maxMessageBytes: Int, now: UInt64) {
         self.fd = fd

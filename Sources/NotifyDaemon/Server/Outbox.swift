@@ -55,6 +55,14 @@ final class Outbox {
         spare = taken
     }
 
+    /// Forgets `connection` (handed to another loop with its replies settled): the end of the batch does not
+    /// settle it.
+    func remove(_ connection: ClientConnection) {
+        guard connection.inOutbox else { return }
+        connection.inOutbox = false
+        dirty.removeAll { $0 === connection }
+    }
+
     /// True when something is queued.
     var isEmpty: Bool { dirty.isEmpty }
 }

@@ -63,8 +63,20 @@ final class Server {
     private var backlogTurnScheduled = false
     /// The listening socket reported a waiting client during this batch.
     private var acceptReady = false
-    /// Set by ``beginStop(drained:)``: called once the last connection is closed.
+    /// Set by ``beginStop(drained:)``: called when the last connection is closed.
     private var onDrained: (() -> Void)?
+    /// ``onDrained`` ran, and no connection came (from a lane) since.
+    private var drainedReported = false
+    /// On the main loop's server when lanes run (see ``Lane``): offered each connection accepted (its descriptor, id
+    /// and peer), true when a lane took it. The caps still count it here.
+    var handOff: ((Int32, UInt64, PeerCredentials) -> Bool)?
+    /// On a lane's server: takes a connection with a call the lane does not answer, to the main loop's server, at
+    /// the end of the turn (see ``Lane``).
+    var migrate: ((ClientConnection) -> Void)?
+    /// Connections handed to lanes and still open there.
+    private(set) var laneConnections = 0
+    /// Connections to migrate at the end of this turn.
+    private var migrating: [ClientConnection] = []
 
     /// Frames one connection may have handled per turn of the loop before the others get theirs: a client
     /// pipelining thousands of requests shares the loop with a client sending one.
@@ -80,8 +92,8 @@ final class Server {
     /// Connections closed for breaking the protocol or a limit.
     private(set) var droppedTotal = 0
 
-    /// Open connections now.
-    var connectionCount: Int { connections.count }
+    /// Open connections now (on the lanes too, for the main loop's server).
+    var connectionCount: Int { connections.count + laneConnections }
 
     init(loop: EventLoop, listenFD: Int32, settings: Settings, handler: CallHandler) {
         self.loop = loop
@@ -100,11 +112,14 @@ final class Server {
                 server.settleAwaiting()
             }
         }
-        try loop.register(listenFD, events: Poll.input) { [me] _ in me.value.acceptReady = true }
+        if listenFD >= 0 {
+            try loop.register(listenFD, events: Poll.input) { [me] _ in me.value.acceptReady = true }
+        }
         loop.afterEachBatch { [me] in
             let server = me.value
             server.endBatch()
-            if server.onDrained != nil { server.closeFinishedConnections() }
+            server.handOverMigrating()
+            if server.isStopping { server.closeFinishedConnections() }
             // Accepting after the batch's closes: a client that hung up and reconnects at once is not refused
             // at a connection cap for the connection it just closed.
             if server.acceptReady {
@@ -151,27 +166,102 @@ final class Server {
             return true
         }
         let perUID = connectionsPerUID[peer.uid, default: 0]
-        guard connections.count < settings.maxConnections, perUID < settings.maxConnectionsPerUID else {
+        guard connectionCount < settings.maxConnections, perUID < settings.maxConnectionsPerUID else {
             refusedTotal += 1
             Sys.close(fd)
             return false
         }
         nextConnectionID += 1
+        if let handOff, handOff(fd, nextConnectionID, peer) {
+            laneConnections += 1
+        } else if !open(fd, id: nextConnectionID, peer: peer) {
+            return true
+        }
+        connectionsPerUID[peer.uid] = perUID + 1
+        acceptedTotal += 1
+        return true
+    }
+
+    /// Serves `fd` as a client connection with `id`; false (`fd` closed) when the loop cannot watch it. A lane's
+    /// server opens the connections the main loop's hands it this way.
+    @discardableResult
+    func open(_ fd: Int32, id: UInt64, peer: PeerCredentials) -> Bool {
         let connection = ClientConnection(
-            fd: fd, id: nextConnectionID, peer: peer, maxMessageBytes: settings.maxMessageBytes,
-            now: Sys.monotonicNanoseconds())
+            fd: fd, id: id, peer: peer, maxMessageBytes: settings.maxMessageBytes, now: Sys.monotonicNanoseconds())
         do {
             try loop.register(fd, events: (Poll.input | Poll.peerClosed)) { [me] events in
                 me.value.ready(connection, events: events)
             }
         } catch {
             Sys.close(fd)
-            return true
+            return false
         }
         connections[fd] = connection
-        connectionsPerUID[peer.uid] = perUID + 1
-        acceptedTotal += 1
         return true
+    }
+
+    /// A connection handed to a lane was closed there.
+    func laneConnectionClosed(uid: UInt32) {
+        laneConnections -= 1
+        if let n = connectionsPerUID[uid] { connectionsPerUID[uid] = n > 1 ? n - 1 : nil }
+    }
+
+    /// A lane's server closed a connection for breaking the protocol.
+    func countLaneDrop() {
+        droppedTotal += 1
+    }
+
+    // MARK: moving connections between loops
+
+    /// Takes over a connection a lane's server migrated (see ``Lane``): the call it put back and the frames behind it
+    /// are handled here, after the replies the lane queued, which are written first.
+    func adopt(_ connection: ClientConnection) {
+        connection.migrated = false
+        laneConnections -= 1
+        drainedReported = false
+        connections[connection.fd] = connection
+        do {
+            try loop.register(connection.fd, events: (Poll.input | Poll.peerClosed)) { [me] events in
+                me.value.ready(connection, events: events)
+            }
+        } catch {
+            close(connection)
+            return
+        }
+        connection.lastActivity = Sys.monotonicNanoseconds()
+        processFrames(connection)
+        if connection.closeAfterFlush {
+            pauseReading(connection)
+            outbox.enqueue(.ready(.encoded([])), to: connection)
+        } else if connection.queuedBytes >= settings.maxOutputBytes {
+            pauseReading(connection)
+        }
+        if !connection.closed { settle(connection) }
+        settleFinishedCommit()
+    }
+
+    /// On a lane's server: puts `frame` back and takes the connection off this loop, its replies so far settled
+    /// (a lane's are all ready) into its output. It goes to ``migrate`` at the end of the turn; nothing here
+    /// touches it after this.
+    private func migrateOut(_ connection: ClientConnection, putting frame: ArraySlice<UInt8>) {
+        connection.decoder.unread(frame)
+        outbox.remove(connection)
+        connection.settleSlots { _ in true }
+        if connection.backlogged {
+            backlog.removeAll { $0 === connection }
+            connection.backlogged = false
+        }
+        loop.unregister(connection.fd)
+        connections[connection.fd] = nil
+        connection.watchingWrite = false
+        connection.migrated = true
+        migrating.append(connection)
+    }
+
+    private func handOverMigrating() {
+        guard !migrating.isEmpty, let migrate else { return }
+        for connection in migrating { migrate(connection) }
+        migrating.removeAll(keepingCapacity: true)
     }
 
     // MARK: reading
@@ -179,7 +269,7 @@ final class Server {
     private func ready(_ connection: ClientConnection, events: UInt32) {
         if events & Poll.output != 0 {
             writable(connection)
-            if connection.closed { return }
+            if connection.closed || connection.migrated { return }
         }
         if events & (Poll.input | Poll.peerClosed | Poll.hangUp | Poll.error) != 0,
             !connection.readPaused, !connection.inputClosed
@@ -195,7 +285,7 @@ final class Server {
         guard !connection.backlogged else { return }
         connection.lastActivity = Sys.monotonicNanoseconds()
         var reads = 0
-        while reads < 4, !connection.backlogged, !connection.closeAfterFlush,
+        while reads < 4, !connection.backlogged, !connection.closeAfterFlush, !connection.migrated,
             connection.queuedBytes < settings.maxOutputBytes
         {
             reads += 1
@@ -225,6 +315,7 @@ final class Server {
             }
             if n < readBuffer.count { break }
         }
+        if connection.migrated { return }
         if connection.closeAfterFlush {
             pauseReading(connection)
             // Closed at the end of the batch, once the replies before it are written.
@@ -278,7 +369,13 @@ final class Server {
             }
             guard let frame else { return }
             let call: VarlinkCall
-            switch read(frame, connection) {
+            let reading = read(frame, connection)
+            if migrate != nil, !reading.isHandled {
+                // A lane answers the calls it can on its own; the main loop answers the rest, in order.
+                migrateOut(connection, putting: frame)
+                return
+            }
+            switch reading {
             case .handled:
                 continue
             case .call(let read):
@@ -312,6 +409,11 @@ final class Server {
         case call(VarlinkCall)
         /// Not read: the tree parser reads the frame or reports what is wrong with it.
         case left
+
+        var isHandled: Bool {
+            if case .handled = self { return true }
+            return false
+        }
     }
 
     /// Reads `frame` into the tape and offers the call to the handler's fast way (not while a Monitor call
@@ -365,6 +467,7 @@ final class Server {
             connection.backlogged = false
             guard !connection.readPaused else { continue }  // resumed by `writable` once the client reads
             processFrames(connection)
+            if connection.migrated { continue }
             if connection.queuedBytes >= settings.maxOutputBytes {
                 pauseReading(connection)
             } else {
@@ -432,7 +535,7 @@ final class Server {
             connection.awaitingCommit = false
             if !connection.closed { settle(connection) }
         }
-        if onDrained != nil { closeFinishedConnections() }
+        if isStopping { closeFinishedConnections() }
     }
 
     private func writable(_ connection: ClientConnection) {
@@ -458,6 +561,7 @@ final class Server {
         {
             // Frames that arrived while reading was paused.
             processFrames(connection)
+            if connection.migrated { return }
             if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
         }
     }
@@ -502,7 +606,8 @@ final class Server {
     /// answered (also those the kernel still holds behind a paused reader), in order, as the client reads its
     /// replies. A connection is closed once nothing of it is buffered, queued or waiting in the kernel: the
     /// client reads its last reply, then end of stream. `drained` runs when no connection is left; the caller
-    /// bounds the wait and then calls ``closeAll()``.
+    /// bounds the wait and then calls ``closeAll()``. On the main loop's server with lanes, a connection a lane
+    /// migrates afterwards is served and closed the same way, and `drained` runs again once it is closed.
     func beginStop(drained: @escaping () -> Void) {
         stopAccepting()
         onDrained = drained
@@ -510,11 +615,16 @@ final class Server {
     }
 
     private func closeFinishedConnections() {
+        // Connections migrating from a lane go first: the main loop learns of them before it learns the lane drained.
+        handOverMigrating()
         for connection in Array(connections.values) where isFinished(connection) { close(connection) }
-        guard connections.isEmpty, let drained = onDrained else { return }
-        onDrained = nil
+        guard connections.isEmpty, !drainedReported, let drained = onDrained else { return }
+        drainedReported = true
         drained()
     }
+
+    /// ``beginStop(drained:)`` was called.
+    private var isStopping: Bool { onDrained != nil }
 
     /// Nothing to answer or write: no frame buffered or unread, no reply queued.
     private func isFinished(_ connection: ClientConnection) -> Bool {

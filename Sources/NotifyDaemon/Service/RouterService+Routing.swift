@@ -38,6 +38,22 @@ struct RouteParameters {
         strict = p["strict"]?.boolValue ?? false
     }
 
+    /// A `Route` or `Resolve` call on a tape that is neither `more` nor `upgrade`, with the parameters ``read(_:route:)``
+    /// reads; `nil` for any other call.
+    static func read(_ call: VarlinkCallView) -> (isRoute: Bool, parameters: RouteParameters, subject: JSONTape.Value)? {
+        let isRoute: Bool
+        if call.method.isString("io.notifyd.Router.Route") {
+            isRoute = true
+        } else if call.method.isString("io.notifyd.Router.Resolve") {
+            isRoute = false
+        } else {
+            return nil
+        }
+        guard !call.more, !call.upgrade, let p = call.parameters, let (parameters, subject) = read(p, route: isRoute)
+        else { return nil }
+        return (isRoute, parameters, subject)
+    }
+
     /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape, with its payload (or
     /// link); `nil` unless every parameter is declared and of its declared type (not `null`) and the payload or link
     /// is there: any other call goes through the interface's checks, which say what is wrong.
@@ -82,20 +98,7 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
-        var reader = config.reader
-        let format = p.format
-        let strict = p.strict
-        if format != nil || strict {
-            var options = reader.options
-            if let format {
-                guard let forced = PayloadFormat(rawValue: format), forced != .link else {
-                    throw VarlinkError.invalidParameter("format")
-                }
-                options.format = forced
-            }
-            options.strict = strict
-            reader = PayloadReader(options: options)
-        }
+        let reader = try config.reader(format: p.format, strict: p.strict)
         let reading: PayloadReading
         do {
             reading = try read(reader)
@@ -190,7 +193,7 @@ extension RouterService {
         if let warnings { decision.warnings = warnings }  // most have none: the decision stays shared, not copied
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText(reusing: &decisionWriter)
-        record(decision, text: text, link: link, dryRun: dryRun, connection: connection)
+        record(decision, text: text, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
         guard !dryRun else { return .decision(text, durable: false) }
         if let device, let next { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
@@ -226,7 +229,7 @@ extension RouterService {
         if let decision = result.decision {
             record(
                 decision, text: decision.jsonText(reusing: &decisionWriter), link: nil, dryRun: false,
-                connection: connection)
+                peerUID: connection.peer.uid)
             reply["resumed"] = decision.json
         }
         switch result.status {
@@ -247,9 +250,7 @@ extension RouterService {
 
     /// Keeps the decision: a stored one joins the batch's commit and is counted and journaled once the commit
     /// succeeded; a dry run, or one made without a store, at once.
-    func record(
-        _ decision: consuming Decision, text: JSONText, link: String?, dryRun: Bool, connection: ClientConnection
-    ) {
+    func record(_ decision: consuming Decision, text: JSONText, link: String?, dryRun: Bool, peerUID: UInt32) {
         if !dryRun {
             writes.append(
                 .decision(
@@ -259,7 +260,7 @@ extension RouterService {
         let (id, device) = (decision.id, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(
-            decision: consume decision, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
+            decision: consume decision, link: link, dryRun: dryRun, peerUID: peerUID)
         // Kept for the monitors, which see it once its batch is settled; with none, a batch of dry runs has nothing
         // to settle (``endBatch()`` then returns at once).
         if !monitors.isEmpty { batchDecisions.append(text) }

@@ -22,6 +22,22 @@ final class ActiveConfig: Sendable {
     }
 }
 
+extension ActiveConfig {
+    /// The payload reader for a call's `format` (`nil`: detected) and `strict`.
+    func reader(format: String?, strict: Bool) throws(VarlinkError) -> PayloadReader {
+        guard format != nil || strict else { return reader }
+        var options = reader.options
+        if let format {
+            guard let forced = PayloadFormat(rawValue: format), forced != .link else {
+                throw VarlinkError.invalidParameter("format")
+            }
+            options.format = forced
+        }
+        options.strict = strict
+        return PayloadReader(options: options)
+    }
+}
+
 /// The `io.notifyd.Router` methods: routing, device state, history, monitors, stats and reload.
 ///
 /// It runs on the event loop's thread only. State changes of a batch of requests are collected in
@@ -33,7 +49,14 @@ final class RouterService: CallHandler {
     let journal: Journal
     let store: StateStore?
     let description: ServiceDescription
-    var config: ActiveConfig
+    var config: ActiveConfig {
+        didSet { sharedConfig?.publish(config) }
+    }
+    /// The config as the lanes read it (see ``Lane``), when they run.
+    var sharedConfig: SharedConfig?
+    /// Takes in what the lanes reported (see ``LaneHub/collect()``): their decisions are counted and kept here before
+    /// stats and history are read.
+    var collectLaneReports: (() -> Void)?
     /// Set once the server exists, by the owner of both, which keeps the server for as long as it keeps the service
     /// in use; cleared first thing in `deinit`. Not counted (see ``Uncounted``).
     var serverReference: Uncounted<Server>?
@@ -103,17 +126,7 @@ final class RouterService: CallHandler {
     }
 
     func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool {
-        let isRoute: Bool
-        if call.method.isString("io.notifyd.Router.Route") {
-            isRoute = true
-        } else if call.method.isString("io.notifyd.Router.Resolve") {
-            isRoute = false
-        } else {
-            return false
-        }
-        guard !call.more, !call.upgrade, let p = call.parameters,
-            let (parameters, subject) = RouteParameters.read(p, route: isRoute)
-        else { return false }
+        guard let (isRoute, parameters, subject) = RouteParameters.read(call) else { return false }
         // From here on, what `handle(_ call: VarlinkCall, …)` does for a call that conforms to its method.
         let start = Sys.monotonicNanoseconds()
         stats.requests += 1
@@ -181,10 +194,34 @@ final class RouterService: CallHandler {
             let size = error.size ?? settings.maxMessageBytes + 1
             outbox.send(VarlinkError.payloadTooLarge(size: size, max: settings.maxMessageBytes).reply, to: connection)
         }
+        journalViolation(error, uid: connection.peer.uid)
+    }
+
+    /// Counts and journals a protocol violation that closed a connection of `uid`.
+    func journalViolation(_ error: VarlinkProtocolError, uid: UInt32) {
         journal.log(
-            .payloadRejected, priority: .warning,
-            message: "closing connection of uid \(connection.peer.uid): \(error)",
-            fields: [(JournalField.peerUID, String(connection.peer.uid)), (JournalField.reason, error.description)])
+            .payloadRejected, priority: .warning, message: "closing connection of uid \(uid): \(error)",
+            fields: [(JournalField.peerUID, String(uid)), (JournalField.reason, error.description)])
+    }
+
+    /// A dry run a lane answered: counted, journaled, kept and streamed here as one made on this loop.
+    func laneDecision(_ made: LaneDecision) {
+        stats.requests += 1
+        stats.latency.record(nanoseconds: made.nanoseconds)
+        stats.byFormat.add(made.format)
+        record(made.decision, text: made.text, link: made.link, dryRun: true, peerUID: made.peerUID)
+    }
+
+    /// Ends the batch when decisions wait for the monitors (``LaneHub/collect()`` calls it): their replies are then
+    /// queued, and the server writes them at the end of the turn.
+    func streamGathered() {
+        if !batchDecisions.isEmpty { endBatch() }
+    }
+
+    /// A lane closed a connection of `uid` that broke the protocol.
+    func laneViolation(_ error: VarlinkProtocolError, uid: UInt32) {
+        stats.protocolViolations += 1
+        journalViolation(error, uid: uid)
     }
 
     /// Commits the batch gathered so far on the loop's thread (waiting for the worker's commit first) and settles it:
@@ -421,8 +458,10 @@ final class RouterService: CallHandler {
             try requirePrivilege(connection)
             return try forget(device: p["device"]?.stringValue ?? "")
         case "GetDecision":
+            collectLaneReports?()
             return .reply(try getDecision(id: p["id"]?.stringValue ?? ""))
         case "ListDecisions":
+            collectLaneReports?()
             return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
         case "Monitor":
             guard call.more else { throw VarlinkError.expectedMore }
@@ -434,6 +473,7 @@ final class RouterService: CallHandler {
         case "GetGraph":
             return .reply(["graph": config.graph.json])
         case "GetStats":
+            collectLaneReports?()
             return .reply(["stats": statsJSON()])
         case "Reload":
             try requirePrivilege(connection)
@@ -487,6 +527,8 @@ final class RouterService: CallHandler {
             // listening socket, not notifyd.
             "pid": .int(Int(getpid())),
             "configGeneration": .int(config.generation),
+            // The main loop and its lanes (`--event-loops`).
+            "eventLoops": .int(sharedConfig == nil ? 1 : settings.eventLoops),
             "requests": .int(stats.requests),
             "decisions": .int(stats.decisions),
             "outcomes": Stats.object(stats.byOutcome),

@@ -89,6 +89,14 @@ public struct FrameDecoder: Sendable {
         return buffer[frameStart..<nul]
     }
 
+    /// Gives back `frame`, the last one ``nextFrame()`` returned (no ``append(_:)`` since): the next call returns it
+    /// again. A server that hands a connection to another thread puts back the call it did not handle.
+    public mutating func unread(_ frame: ArraySlice<UInt8>) {
+        precondition(frame.endIndex + 1 == start, "only the frame just returned can be put back")
+        start = frame.startIndex
+        scanned = start
+    }
+
     private mutating func fail(size: Int, complete: Bool) -> VarlinkProtocolError {
         let error =
             complete

@@ -1,0 +1,340 @@
+import CoordinatorGraph
+import DeepLink
+import Glibc
+import JSON
+import Synchronization
+import Varlink
+
+/// The loaded config as lanes read it: the main loop publishes each reload here.
+final class SharedConfig: Sendable {
+    private let current: Mutex<ActiveConfig>
+
+    init(_ config: ActiveConfig) {
+        current = Mutex(config)
+    }
+
+    /// The config loaded now.
+    var value: ActiveConfig { current.withLock { $0 } }
+
+    func publish(_ config: ActiveConfig) {
+        current.withLock { $0 = config }
+    }
+}
+
+/// A dry run a lane answered, for the main loop's service to count, journal, keep and stream to its monitors.
+struct LaneDecision {
+    let decision: Decision
+    let text: JSONText
+    let link: String?
+    let format: PayloadFormat
+    let peerUID: UInt32
+    /// From the call's arrival to its answer.
+    let nanoseconds: UInt64
+}
+
+/// What a lane tells the main loop, in the order it happened.
+enum LaneReport {
+    /// A connection with a call the lane does not answer: the main loop serves it from now on, from that call.
+    case migrated(ClientConnection)
+    /// A dry run the lane answered.
+    case decision(LaneDecision)
+    /// A connection of `uid` closed on the lane.
+    case closed(uid: UInt32)
+    /// The lane closed a connection of `uid` that broke the protocol.
+    case violation(VarlinkProtocolError, uid: UInt32)
+    /// The lane has no connection left after ``LaneOrder/beginStop``.
+    case drained
+    /// The lane ended (``LaneOrder/end``), closing `cut` connections that still had work.
+    case ended(cut: Int)
+}
+
+/// What the main loop tells a lane.
+enum LaneOrder {
+    /// Serve this accepted connection.
+    case open(fd: Int32, id: UInt64, peer: PeerCredentials)
+    /// Stop when every connection has nothing left to answer or write (``Server/beginStop(drained:)``).
+    case beginStop
+    /// Close every connection and end the lane's loop.
+    case end
+}
+
+/// An event loop on a thread of its own that answers the dry runs of `Route` and `Resolve` made for no device:
+/// they read nothing of the service's state, only the loaded config. `--event-loops N` starts N − 1 lanes beside the
+/// main loop, which accepts every connection and hands some to the lanes in turn.
+///
+/// A lane answers such calls itself. The first call it does not answer (any other method, a device, a call that is
+/// not a dry run, or one that fails) is put back, and the connection moves to the main loop with the replies the lane
+/// queued before it: the main loop answers that call and everything after it, in order, as if the connection had
+/// been its own from the start. The decisions a lane makes go to the main loop as reports, which it takes in before
+/// it answers `GetStats`, `GetDecision` or `ListDecisions`; so once a client has a lane's reply, those calls see its
+/// decision. Decision ids come from a generator of the lane's own: unique, but ordered within each loop only.
+final class Lane: @unchecked Sendable {
+    private let loop: EventLoop
+    private let server: Server
+    private let handler: LaneHandler
+    private let orders: Mailbox<LaneOrder>
+    private var thread: pthread_t?
+
+    /// A lane reporting to `reports`; `nil` when its loop or mailbox cannot be made.
+    init?(settings: Settings, config: SharedConfig, reports: Mailbox<LaneReport>) {
+        guard let loop = try? EventLoop(), let orders = Mailbox<LaneOrder>() else { return nil }
+        self.loop = loop
+        self.orders = orders
+        handler = LaneHandler(config: config, reports: reports, maxMessageBytes: settings.maxMessageBytes)
+        server = Server(loop: loop, listenFD: -1, settings: settings, handler: handler)
+        handler.serverReference = Uncounted(server)
+        server.migrate = { connection in reports.post(.migrated(connection)) }
+    }
+
+    /// Starts the lane's thread; false when it cannot be started.
+    func start() -> Bool {
+        do {
+            try server.start()
+            try loop.register(orders.descriptor, events: Poll.input) { [me = Uncounted(self)] _ in
+                me.value.obey()
+            }
+        } catch {
+            return false
+        }
+        thread = Threads.start { [self] in
+            // A failing epoll_wait ends the lane; its connections stay open until the daemon exits.
+            _ = try? self.loop.run()
+        }
+        return thread != nil
+    }
+
+    /// Sends `order` to the lane's thread.
+    func send(_ order: LaneOrder) {
+        orders.post(order)
+    }
+
+    /// Waits for the lane's thread to end (after ``LaneOrder/end``).
+    func join() {
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    /// Runs on the lane's thread: carries out the orders received.
+    private func obey() {
+        for order in orders.take() {
+            switch order {
+            case .open(let fd, let id, let peer):
+                if !server.open(fd, id: id, peer: peer) { handler.reports.post(.closed(uid: peer.uid)) }
+            case .beginStop:
+                let reports = handler.reports
+                server.beginStop { reports.post(.drained) }
+            case .end:
+                handler.reports.post(.ended(cut: server.closeAll()))
+                loop.stop()
+            }
+        }
+    }
+}
+
+/// A lane's calls: device-less dry runs of `Route` and `Resolve`, answered from the shared config. Everything else
+/// is left to the main loop (the lane's server migrates the connection; see ``Lane``).
+final class LaneHandler: CallHandler {
+    let config: SharedConfig
+    let reports: Mailbox<LaneReport>
+    let maxMessageBytes: Int
+    /// Set once the lane's server exists; both live as long as the lane.
+    var serverReference: Uncounted<Server>?
+    private var ids = DecisionIDs()
+    private var writer = ByteWriter(capacity: 2048)
+
+    init(config: SharedConfig, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
+        self.config = config
+        self.reports = reports
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) {
+        preconditionFailure("a lane's server migrates the connection of a call its handler does not answer")
+    }
+
+    func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool {
+        guard let (isRoute, parameters, subject) = RouteParameters.read(call), parameters.dryRun,
+            parameters.device == nil
+        else { return false }
+        let start = Sys.monotonicNanoseconds()
+        let config = self.config.value
+        let explain = parameters.explain
+        let target: RoutingTarget
+        let format: PayloadFormat
+        let link: String?
+        var warnings: [String]?
+        var trace: [String]
+        if isRoute {
+            // A call that fails is answered by the main loop, which reports why (and journals it).
+            guard let reader = try? config.reader(format: parameters.format, strict: parameters.strict),
+                let reading = try? reader.read(subject),
+                case .success(let found) = config.graph.target(for: reading.candidates, explain: explain)
+            else { return false }
+            target = found
+            format = reading.format
+            link = found.source?.link
+            trace = explain ? reading.warnings.map { "warning: \($0)" } + found.trace : found.trace
+            if !reading.warnings.isEmpty { warnings = reading.warnings.map(\.description) }
+        } else {
+            guard let resolved = subject.stringValue else { return false }
+            let candidate = LinkCandidate(format: .link, field: "link", target: .link(resolved))
+            guard case .success(let found) = config.graph.target(for: [candidate], explain: explain) else {
+                return false
+            }
+            target = RoutingTarget(page: found.page, outcome: found.outcome, source: nil, trace: found.trace)
+            format = .link
+            link = resolved
+            trace = found.trace
+        }
+        let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
+        let metadata = DecisionMetadata(
+            id: ids.make(milliseconds: now.millisecondsSince1970), device: nil, source: target.source)
+        guard
+            var decision = try? config.resolver.resolve(
+                target.page, from: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain
+            ).takeDecision()
+        else { return false }
+        if let warnings { decision.warnings = warnings }
+        if explain { decision.trace = trace + (decision.trace ?? []) }
+        let text = decision.jsonText(reusing: &writer)
+        if !call.oneway { outbox.enqueue(.ready(.decision(text)), to: connection) }
+        reports.post(
+            .decision(
+                LaneDecision(
+                    decision: decision, text: text, link: link, format: format, peerUID: connection.peer.uid,
+                    nanoseconds: Sys.monotonicNanoseconds() &- start)))
+        return true
+    }
+
+    func connectionClosed(_ connection: ClientConnection) {
+        reports.post(.closed(uid: connection.peer.uid))
+    }
+
+    /// A lane commits nothing: every reply it queues is ready.
+    func endBatch() {}
+
+    func outcome(ofBatch number: UInt64) -> Bool? { true }
+
+    var batchIsDue: Bool { false }
+
+    func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {
+        if error.code == .messageTooLarge, let outbox = serverReference?.value.sharedOutbox {
+            let size = error.size ?? maxMessageBytes + 1
+            outbox.send(VarlinkError.payloadTooLarge(size: size, max: maxMessageBytes).reply, to: connection)
+        }
+        reports.post(.violation(error, uid: connection.peer.uid))
+    }
+}
+
+/// The main loop's side of the lanes: hands accepted connections out in turn, takes in what the lanes report, and
+/// stops them.
+final class LaneHub {
+    let reports: Mailbox<LaneReport>
+    let config: SharedConfig
+    private let lanes: [Lane]
+    private let service: Uncounted<RouterService>
+    private let server: Uncounted<Server>
+    /// The loop the next accepted connection goes to: 0 the main loop, then each lane.
+    private var turn = 0
+    /// Reports taken and not handled yet: a report handled may lead to a call that collects again (a migrated
+    /// connection asking for stats); that call only queues what it took, and the reports are handled in order.
+    private var queue: [LaneReport] = []
+    private var collecting = false
+    private var drainedLanes = 0
+    private var onDrained: (() -> Void)?
+
+    /// `count` lanes started beside the main loop of `server` and `service`; `nil` when one cannot be started (the
+    /// ones started are ended).
+    init?(count: Int, settings: Settings, service: RouterService, server: Server) {
+        guard let reports = Mailbox<LaneReport>() else { return nil }
+        let config = SharedConfig(service.config)
+        var lanes: [Lane] = []
+        for _ in 0..<count {
+            guard let lane = Lane(settings: settings, config: config, reports: reports), lane.start() else {
+                for started in lanes {
+                    started.send(.end)
+                    started.join()
+                }
+                return nil
+            }
+            lanes.append(lane)
+        }
+        self.reports = reports
+        self.config = config
+        self.lanes = lanes
+        self.service = Uncounted(service)
+        self.server = Uncounted(server)
+    }
+
+    /// How many event loops serve clients: the main loop and the lanes.
+    var loopCount: Int { lanes.count + 1 }
+
+    /// Takes an accepted connection for the lane whose turn it is; false on the main loop's turn.
+    func place(_ fd: Int32, id: UInt64, peer: PeerCredentials) -> Bool {
+        let lane = turn
+        turn = (turn + 1) % loopCount
+        guard lane > 0 else { return false }
+        lanes[lane - 1].send(.open(fd: fd, id: id, peer: peer))
+        return true
+    }
+
+    /// Handles what the lanes reported, in order.
+    func collect() {
+        queue.append(contentsOf: reports.take())
+        guard !collecting else { return }
+        collecting = true
+        defer { collecting = false }
+        var next = 0
+        while next < queue.count {
+            let report = queue[next]
+            next += 1
+            switch report {
+            case .migrated(let connection): server.value.adopt(connection)
+            case .decision(let made): service.value.laneDecision(made)
+            case .closed(let uid): server.value.laneConnectionClosed(uid: uid)
+            case .violation(let error, let uid):
+                server.value.countLaneDrop()
+                service.value.laneViolation(error, uid: uid)
+            case .drained:
+                drainedLanes += 1
+                if drainedLanes == lanes.count, let drained = onDrained {
+                    onDrained = nil
+                    drained()
+                }
+            case .ended:
+                break
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        // The lanes' decisions go to the monitors now, not with the next reply this loop writes.
+        service.value.streamGathered()
+    }
+
+    /// Stops handing out connections and asks each lane to finish its connections; `drained` runs once they all
+    /// have. Connections a lane migrates meanwhile are served here as usual.
+    func beginStop(drained: @escaping () -> Void) {
+        server.value.stopAccepting()
+        onDrained = drained
+        for lane in lanes { lane.send(.beginStop) }
+    }
+
+    /// Ends every lane and waits for its thread. Returns how many connections were cut: those a lane was still
+    /// serving, and those it had just migrated (closed here).
+    @discardableResult
+    func end() -> Int {
+        for lane in lanes { lane.send(.end) }
+        for lane in lanes { lane.join() }
+        var cut = 0
+        for report in queue + reports.take() {
+            switch report {
+            case .migrated(let connection):
+                Sys.close(connection.fd)
+                cut += 1
+            case .ended(let closed): cut += closed
+            default: break
+            }
+        }
+        queue.removeAll()
+        return cut
+    }
+}

@@ -1,0 +1,183 @@
+"""notifyd with lanes (`--event-loops N`): event loops beside the main one that answer device-less dry runs.
+
+The main loop accepts every connection and hands some to the lanes in turn; a lane's connection moves to the main
+loop at its first call the lane does not answer. Each test opens several connections, so that some are the lanes'
+whatever turn the first one takes, and checks what a client sees: every reply, in order, and the service's counts,
+history, monitors, reload and stop as with one loop."""
+import contextlib
+import signal
+import time
+
+from conftest import Raw, call
+
+ROUTER = "io.notifyd.Router"
+APNS = {"aps": {"alert": "Summer sale"}, "deeplink": "shop://offers/SUMMER"}
+FCM = {"message": {"token": "t", "data": {"deeplink": "shop://cart/checkout"}}}
+
+
+def dry_route(payload):
+    return call(f"{ROUTER}.Route", {"payload": payload, "dryRun": True})
+
+
+def dry_resolve(link):
+    return call(f"{ROUTER}.Resolve", {"link": link, "dryRun": True})
+
+
+def page_of(reply):
+    assert "error" not in reply, reply
+    return reply["parameters"]["decision"]["page"]["id"]
+
+
+def stats(d):
+    return d.call(f"{ROUTER}.GetStats")["parameters"]["stats"]
+
+
+@contextlib.contextmanager
+def connected(d, count):
+    """`count` connections to daemon `d`, closed afterwards."""
+    connections = [Raw(d.socket) for _ in range(count)]
+    try:
+        yield connections
+    finally:
+        for raw in connections:
+            raw.sock.close()
+
+
+def test_lanes_answer_dry_runs_and_the_main_loop_counts_and_keeps_them(make_daemon):
+    # Without a state directory, ListDecisions lists the decisions kept in memory, dry runs among them.
+    d = make_daemon("--event-loops", "3", state=False).start()
+    with connected(d, 6) as connections:
+        for raw in connections:
+            raw.send((dry_route(APNS) + dry_route(FCM) + dry_resolve("shop://products/42")) * 10)
+        ids = []
+        for raw in connections:
+            replies = [raw.recv() for _ in range(30)]
+            assert [page_of(r) for r in replies] == ["cart.offer", "cart.checkout", "catalog.product"] * 10
+            ids += [r["parameters"]["decision"]["id"] for r in replies]
+    assert len(set(ids)) == 180
+    s = stats(d)
+    assert s["decisions"] == 180 and s["eventLoops"] == 3
+    assert s["formats"] == {"apns": 60, "fcm": 60, "link": 60}
+    assert s["outcomes"] == {"routed": 120, "gated": 60}
+    # Each connection's last decision is in the history, asked for on another connection.
+    for n in range(6):
+        decision_id = ids[n * 30 + 29]
+        assert d.call(f"{ROUTER}.GetDecision", {"id": decision_id})["parameters"]["decision"]["id"] == decision_id
+    listed = d.call(f"{ROUTER}.ListDecisions", {"limit": 200})["parameters"]["decisions"]
+    assert set(ids) <= {entry["id"] for entry in listed}
+    assert d.logged("routed cart.offer(id: \"SUMMER\") (dry run)")
+
+
+def test_a_call_a_lane_does_not_answer_moves_its_connection_and_replies_keep_their_order(make_daemon):
+    d = make_daemon("--event-loops", "2").start()
+    with connected(d, 4) as connections:
+        for n, raw in enumerate(connections):
+            raw.send(
+                dry_route(APNS)
+                + call(f"{ROUTER}.Route", {"payload": APNS, "device": f"mover-{n}"})
+                + dry_resolve("shop://products/42")
+                + call(f"{ROUTER}.GetState", {"device": f"mover-{n}"})
+                + dry_route(FCM))
+        for n, raw in enumerate(connections):
+            replies = [raw.recv() for _ in range(5)]
+            assert replies[0]["parameters"]["decision"]["device"] is None
+            assert page_of(replies[0]) == "cart.offer"
+            assert replies[1]["parameters"]["decision"]["device"] == f"mover-{n}"
+            assert page_of(replies[2]) == "catalog.product"
+            assert replies[3]["parameters"]["state"]["path"] == ["app", "main", "cart"]
+            assert page_of(replies[4]) == "cart.checkout"
+            # The connection goes on answering after the move.
+            raw.send(dry_route(APNS))
+            assert page_of(raw.recv()) == "cart.offer"
+    s = stats(d)
+    assert s["decisions"] == 20 and s["store"]["devices"] == 4
+
+
+def test_monitors_see_the_decisions_of_every_loop(make_daemon):
+    d = make_daemon("--event-loops", "2").start()
+    with Raw(d.socket) as monitor:
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        # Loops do not wait for each other: the decisions start once the monitor is registered.
+        deadline = time.monotonic() + 10
+        while stats(d)["monitors"] != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        made = set()
+        with connected(d, 4) as connections:
+            for raw in connections:
+                raw.send(dry_route(APNS) * 5)
+            for raw in connections:
+                made |= {raw.recv()["parameters"]["decision"]["id"] for _ in range(5)}
+        seen = set()
+        while len(seen) < len(made):
+            reply = monitor.recv()
+            assert reply is not None and reply.get("continues") is True
+            seen.add(reply["parameters"]["decision"]["id"])
+        assert seen == made
+
+
+def test_a_reload_reaches_the_lanes(make_daemon):
+    d = make_daemon("--event-loops", "2").start()
+    with connected(d, 4) as connections:
+        for raw in connections:
+            raw.send(dry_resolve("shop://deals/SUMMER"))
+            assert raw.recv()["parameters"]["decision"]["outcome"] == "fallback"
+        with open(d.config) as f:
+            text = f.read()
+        with open(d.config, "w") as f:
+            f.write(text.replace('"offer(id: String)": ["/offers/{id}"', '"offer(id: String)": ["/deals/{id}"', 1))
+        assert d.call(f"{ROUTER}.Reload")["parameters"]["generation"] == 2
+        for raw in connections:
+            raw.send(dry_resolve("shop://deals/SUMMER"))
+            assert page_of(raw.recv()) == "cart.offer"
+
+
+def test_a_stop_answers_every_request_the_lanes_were_sent(make_daemon):
+    d = make_daemon("--event-loops", "2").start()
+    with connected(d, 4) as connections:
+        for raw in connections:
+            raw.send(dry_route(FCM) * 300)
+        for raw in connections:
+            assert page_of(raw.recv()) == "cart.checkout"  # accepted and served: the stop does not refuse it
+        d.process.send_signal(signal.SIGTERM)
+        for raw in connections:
+            assert [page_of(raw.recv()) for _ in range(299)] == ["cart.checkout"] * 299
+            assert raw.recv() is None  # then the daemon closes it
+    assert d.process.wait(20) == 0
+
+
+def test_broken_calls_on_lanes_are_refused_counted_and_journaled(make_daemon):
+    d = make_daemon("--event-loops", "2", "--max-message", "1024").start()
+    for n in range(4):
+        with Raw(d.socket) as raw:
+            raw.send(b"{" + b" " * 2000 + b"}\0")
+            reply = raw.recv()
+            assert reply["error"] == f"{ROUTER}.PayloadTooLarge", reply
+            assert raw.closed_by_peer()
+        with Raw(d.socket) as raw:
+            raw.send(b"{not json\0")
+            assert raw.closed_by_peer()
+    s = stats(d)
+    assert s["protocolViolations"] == 8
+    assert s["connections"]["dropped"] == 8
+    assert d.logged("closing connection of uid")
+
+
+def test_connections_closed_on_lanes_leave_the_counts(make_daemon):
+    d = make_daemon("--event-loops", "3", "--idle-timeout", "1", "--max-connections", "6").start()
+    with connected(d, 5) as connections:
+        for raw in connections:
+            raw.send(dry_route(APNS))
+            assert page_of(raw.recv()) == "cart.offer"
+        assert stats(d)["connections"]["open"] == 6  # the five, and the one asking
+        for raw in connections:
+            assert raw.closed_by_peer()  # idle for a second
+    deadline = time.monotonic() + 10
+    while stats(d)["connections"]["open"] != 1:
+        assert time.monotonic() < deadline, stats(d)["connections"]
+        time.sleep(0.05)
+    # The cap counts what the lanes hold: five at once (and the one asking) are served again.
+    with connected(d, 5) as again:
+        for raw in again:
+            raw.send(dry_resolve("shop://products/42"))
+            assert page_of(raw.recv()) == "catalog.product"
