@@ -369,18 +369,21 @@ final class Server {
             }
             guard let frame else { return }
             let call: VarlinkCall
-            let reading = read(frame, connection)
-            if migrate != nil, !reading.isHandled {
-                // A lane answers the calls it can on its own; the main loop answers the rest, in order.
-                migrateOut(connection, putting: frame)
-                return
-            }
-            switch reading {
+            switch read(frame, connection) {
             case .handled:
                 continue
             case .call(let read):
+                guard migrate == nil else {
+                    // A lane answers the calls it can on its own; the main loop answers the rest, in order.
+                    migrateOut(connection, putting: frame)
+                    return
+                }
                 call = read
             case .left:
+                guard migrate == nil else {
+                    migrateOut(connection, putting: frame)
+                    return
+                }
                 do {
                     call = try VarlinkCall(frame: frame, maxDepth: settings.maxJSONDepth)
                 } catch {
@@ -409,11 +412,6 @@ final class Server {
         case call(VarlinkCall)
         /// Not read: the tree parser reads the frame or reports what is wrong with it.
         case left
-
-        var isHandled: Bool {
-            if case .handled = self { return true }
-            return false
-        }
     }
 
     /// Reads `frame` into the tape and offers the call to the handler's fast way (not while a Monitor call

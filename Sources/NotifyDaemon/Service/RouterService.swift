@@ -23,7 +23,9 @@ final class ActiveConfig: Sendable {
 }
 
 extension ActiveConfig {
-    /// The payload reader for a call's `format` (`nil`: detected) and `strict`.
+    /// The payload reader for a call's `format` (`nil`: detected) and `strict`. Inlined: a call copies the reader
+    /// out and destroys the copy after (≈ 80 instructions a request).
+    @inline(__always)
     func reader(format: String?, strict: Bool) throws(VarlinkError) -> PayloadReader {
         guard format != nil || strict else { return reader }
         var options = reader.options
