@@ -10,6 +10,7 @@
 #              CONNECTIONS (4), DEPTH (64), DEVICES (10000, for the stateful mix), PREFILL (0: seconds of
 #              stateful load on each daemon before counting, so that the device states are cached and stored),
 #              BENCH (DIR_B's notifyd-bench: the client for both), CONFIG (config/shop.yaml),
+#              EVENT_LOOPS (1: both daemons' --event-loops),
 #              MAX_STEAL (unset; a percentage: a pair in which either run lost more of the CPUs' time to the
 #              hypervisor is run again, up to STEAL_ATTEMPTS (5) times in all; the last one is kept).
 set -euo pipefail
@@ -36,6 +37,7 @@ DEVICES="${DEVICES:-10000}"
 PREFILL="${PREFILL:-0}"
 BENCH="${BENCH:-$DIR_B/notifyd-bench}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
+EVENT_LOOPS="${EVENT_LOOPS:-1}"
 MAX_STEAL="${MAX_STEAL:-}"
 STEAL_ATTEMPTS="${STEAL_ATTEMPTS:-5}"
 source "$ROOT/Benchmarks/bench-servers.sh"
@@ -44,6 +46,7 @@ count CONNECTIONS "$CONNECTIONS"
 count DEPTH "$DEPTH"
 count DEVICES "$DEVICES"
 count STEAL_ATTEMPTS "$STEAL_ATTEMPTS"
+count EVENT_LOOPS "$EVENT_LOOPS"
 number SECONDS_PER_RUN "$RUN_SECONDS"
 number PREFILL "$PREFILL"
 [ -z "$MAX_STEAL" ] || number MAX_STEAL "$MAX_STEAL"
@@ -59,7 +62,8 @@ start_daemon() {
     local name="$1" dir="$2" started
     mkdir -p "$WORK/$name/state"
     started=$(start_server "$WORK/$name/notifyd.sock" "$WORK/$name/notifyd.log" "$dir/notifyd" --config "$CONFIG" \
-        --socket "$WORK/$name/notifyd.sock" --state-dir "$WORK/$name/state" --log-target console) || exit 1
+        --socket "$WORK/$name/notifyd.sock" --state-dir "$WORK/$name/state" --log-target console \
+        --event-loops "$EVENT_LOOPS") || exit 1
     echo "${started%% *}"
 }
 

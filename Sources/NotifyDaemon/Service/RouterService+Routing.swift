@@ -40,7 +40,8 @@ struct RouteParameters {
 
     /// A `Route` or `Resolve` call on a tape that is neither `more` nor `upgrade`, with the parameters ``read(_:route:)``
     /// reads; `nil` for any other call.
-    static func read(_ call: VarlinkCallView) -> (isRoute: Bool, parameters: RouteParameters, subject: JSONTape.Value)? {
+    static func read(_ call: VarlinkCallView) -> (isRoute: Bool, parameters: RouteParameters, subject: JSONTape.Value)?
+    {
         let isRoute: Bool
         if call.method.isString("io.notifyd.Router.Route") {
             isRoute = true
