@@ -211,7 +211,27 @@ public enum NotifyDaemon {
             throw StartupError(message: "cannot start serving: \(error)")
         }
 
-        if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0 {
+        if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0, let lanes {
+            // Sent from the loop itself once every lane answered the last ping: a wedged loop, the main one or a
+            // lane, stops the petting and systemd restarts the daemon.
+            var reported = false
+            loop.schedule(after: interval * 1000 / 2, repeating: true) {
+                let silent = lanes.silentLanesThenPing()
+                guard silent.isEmpty else {
+                    if !reported {
+                        reported = true
+                        journal.log(
+                            .loopStalled, priority: .error,
+                            message: "lane \(silent.map(String.init).joined(separator: ", ")) did not answer within "
+                                + "\(interval / 2000) ms: the watchdog is no longer told the daemon is alive",
+                            fields: [])
+                    }
+                    return
+                }
+                reported = false
+                _ = Systemd.notify("WATCHDOG=1")
+            }
+        } else if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0 {
             // Sent from the loop itself: a wedged loop stops petting and systemd restarts it.
             loop.schedule(after: interval * 1000 / 2, repeating: true) { _ = Systemd.notify("WATCHDOG=1") }
         }

@@ -23,6 +23,8 @@ public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     case entriesDropped
     /// The state store failed to read or write.
     case stateStoreError
+    /// An event loop (a lane) stopped answering: the watchdog is no longer petted, and systemd restarts the daemon.
+    case loopStalled
 
     /// The 128-bit `MESSAGE_ID`, as 32 lowercase hex digits.
     public var messageID: String {
@@ -37,6 +39,7 @@ public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
         case .startFailed: return "bc0d67a8c78c4ca2966d73462c98e391"
         case .entriesDropped: return "877df5b47fcc4cb3b72d24f4241b928a"
         case .stateStoreError: return "be503e34ab654c6ab2f79cbee42e3d39"
+        case .loopStalled: return "0538050527464594a6728b62845f7635"
         }
     }
 }

@@ -5,7 +5,9 @@ loop at its first call the lane does not answer. Each test opens several connect
 whatever turn the first one takes, and checks what a client sees: every reply, in order, and the service's counts,
 history, monitors, reload and stop as with one loop."""
 import contextlib
+import os
 import signal
+import socket
 import time
 
 from conftest import Raw, call
@@ -181,3 +183,36 @@ def test_connections_closed_on_lanes_leave_the_counts(make_daemon):
         for raw in again:
             raw.send(dry_resolve("shop://products/42"))
             assert page_of(raw.recv()) == "catalog.product"
+
+
+def test_the_watchdog_is_petted_while_the_lanes_answer(make_daemon, workdir, monkeypatch):
+    # systemd's end of sd_notify, with a watchdog of 200 ms: the main loop pets it every 100 ms once every lane has
+    # answered its last check, also while the lanes serve.
+    path = os.path.join(workdir, "notify.sock")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(path)
+    notify.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")
+    d = make_daemon("--event-loops", "3").start()
+    try:
+        pets = 0
+        deadline = time.monotonic() + 1.5
+        with connected(d, 6) as connections:
+            while time.monotonic() < deadline:
+                for raw in connections:
+                    raw.send(dry_route(APNS) * 20)
+                for raw in connections:
+                    assert [page_of(raw.recv()) for _ in range(20)] == ["cart.offer"] * 20
+                try:
+                    while True:
+                        notify.settimeout(0)
+                        pets += notify.recv(4096).decode().count("WATCHDOG=1")
+                except BlockingIOError:
+                    pass
+        notify.settimeout(1)
+        pets += notify.recv(4096).decode().count("WATCHDOG=1")
+        assert pets >= 8, pets  # 15 are due in 1.5 s
+        assert not d.logged("did not answer", timeout=0)
+    finally:
+        notify.close()

@@ -46,6 +46,8 @@ enum LaneReport {
     case drained
     /// The lane ended (``LaneOrder/end``), closing `cut` connections that still had work.
     case ended(cut: Int)
+    /// Lane `lane` answers ``LaneOrder/ping(_:)``: its loop turns.
+    case pong(lane: Int, sequence: UInt64)
 }
 
 /// What the main loop tells a lane.
@@ -56,6 +58,37 @@ enum LaneOrder {
     case beginStop
     /// Close every connection and end the lane's loop.
     case end
+    /// Answer with ``LaneReport/pong(lane:sequence:)`` (the watchdog's check that the lane's loop turns).
+    case ping(UInt64)
+}
+
+/// Whether every lane answered the last ping: the main loop pets systemd's watchdog only then, so that a wedged lane
+/// gets the daemon restarted as a wedged main loop does.
+struct LaneWatch {
+    /// The sequence number of the last ping sent (0: none yet).
+    private(set) var sequence: UInt64 = 0
+    /// The last sequence number each lane answered.
+    private var answered: [UInt64]
+
+    init(lanes: Int) {
+        answered = Array(repeating: 0, count: lanes)
+    }
+
+    /// Lane `lane` answered ping `sequence`.
+    mutating func pong(lane: Int, sequence: UInt64) {
+        answered[lane] = max(answered[lane], sequence)
+    }
+
+    /// The lanes that have not answered the last ping (none before the first).
+    var silent: [Int] {
+        answered.indices.filter { answered[$0] < sequence }
+    }
+
+    /// Starts the next ping: its sequence number.
+    mutating func nextPing() -> UInt64 {
+        sequence += 1
+        return sequence
+    }
 }
 
 /// An event loop on a thread of its own that answers the dry runs of `Route` and `Resolve` made for no device:
@@ -74,10 +107,13 @@ final class Lane: @unchecked Sendable {
     private let handler: LaneHandler
     private let orders: Mailbox<LaneOrder>
     private var thread: pthread_t?
+    /// Its place among the lanes, from 0.
+    let index: Int
 
-    /// A lane reporting to `reports`; `nil` when its loop or mailbox cannot be made.
-    init?(settings: Settings, config: SharedConfig, reports: Mailbox<LaneReport>) {
+    /// Lane `index` reporting to `reports`; `nil` when its loop or mailbox cannot be made.
+    init?(index: Int, settings: Settings, config: SharedConfig, reports: Mailbox<LaneReport>) {
         guard let loop = try? EventLoop(), let orders = Mailbox<LaneOrder>() else { return nil }
+        self.index = index
         self.loop = loop
         self.orders = orders
         handler = LaneHandler(config: config, reports: reports, maxMessageBytes: settings.maxMessageBytes)
@@ -126,6 +162,8 @@ final class Lane: @unchecked Sendable {
             case .end:
                 handler.reports.post(.ended(cut: server.closeAll()))
                 loop.stop()
+            case .ping(let sequence):
+                handler.reports.post(.pong(lane: index, sequence: sequence))
             }
         }
     }
@@ -242,6 +280,7 @@ final class LaneHub {
     private var collecting = false
     private var drainedLanes = 0
     private var onDrained: (() -> Void)?
+    private var watch: LaneWatch
 
     /// `count` lanes started beside the main loop of `server` and `service`; `nil` when one cannot be started (the
     /// ones started are ended).
@@ -249,8 +288,9 @@ final class LaneHub {
         guard let reports = Mailbox<LaneReport>() else { return nil }
         let config = SharedConfig(service.config)
         var lanes: [Lane] = []
-        for _ in 0..<count {
-            guard let lane = Lane(settings: settings, config: config, reports: reports), lane.start() else {
+        for index in 0..<count {
+            guard let lane = Lane(index: index, settings: settings, config: config, reports: reports), lane.start()
+            else {
                 for started in lanes {
                     started.send(.end)
                     started.join()
@@ -264,6 +304,7 @@ final class LaneHub {
         self.lanes = lanes
         self.service = Uncounted(service)
         self.server = Uncounted(server)
+        watch = LaneWatch(lanes: count)
     }
 
     /// How many event loops serve clients: the main loop and the lanes.
@@ -303,11 +344,23 @@ final class LaneHub {
                 }
             case .ended:
                 break
+            case .pong(let lane, let sequence):
+                watch.pong(lane: lane, sequence: sequence)
             }
         }
         queue.removeAll(keepingCapacity: true)
         // The lanes' decisions go to the monitors now, not with the next reply this loop writes.
         service.value.streamGathered()
+    }
+
+    /// For the watchdog: the lanes that did not answer the last ping (in the time since it was sent), then sends the
+    /// next one. Empty when every lane's loop turns.
+    func silentLanesThenPing() -> [Int] {
+        collect()
+        let silent = watch.silent
+        let sequence = watch.nextPing()
+        for lane in lanes { lane.send(.ping(sequence)) }
+        return silent
     }
 
     /// Stops handing out connections and asks each lane to finish its connections; `drained` runs once they all
