@@ -6,6 +6,7 @@ whatever turn the first one takes, and checks what a client sees: every reply, i
 history, monitors, reload and stop as with one loop."""
 import contextlib
 import os
+import re
 import signal
 import socket
 import time
@@ -216,3 +217,41 @@ def test_the_watchdog_is_petted_while_the_lanes_answer(make_daemon, workdir, mon
         assert not d.logged("did not answer", timeout=0)
     finally:
         notify.close()
+
+
+def test_a_lane_decides_as_the_main_loop_does(make_daemon):
+    # The same calls on four connections (the loops take them in turn, so both answer some): every reply is the same
+    # decision but for its id and time, with warnings, a trace, a forced format, a gate and a fallback among them.
+    calls = [
+        dry_route(APNS),
+        call(f"{ROUTER}.Route", {"payload": {"aps": {"alert": "hi", "thread_id": "x"},
+                                             "deeplink": "shop://offers/W"}, "dryRun": True}),
+        call(f"{ROUTER}.Route", {"payload": FCM, "dryRun": True, "explain": True}),
+        call(f"{ROUTER}.Route", {"payload": APNS, "dryRun": True, "format": "apns", "strict": True}),
+        dry_resolve("shop://no/such/page"),
+        call(f"{ROUTER}.Resolve", {"link": "https://shop.example.com/products/p-9", "dryRun": True, "explain": True}),
+    ]
+    d = make_daemon("--event-loops", "2").start()
+    replies = []
+    with connected(d, 4) as connections:
+        for raw in connections:
+            raw.send(b"".join(calls) + call(f"{ROUTER}.Route", {"payload": APNS, "dryRun": True}, oneway=True))
+        for raw in connections:
+            replies.append([raw.recv()["parameters"]["decision"] for _ in calls])
+    # What depends on the time of the call: the decision's time, and the pending page's expiry (in the trace too).
+    instant = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+    for decisions in replies:
+        for decision in decisions:
+            decision.pop("id")
+            decision.pop("createdAt")
+            if decision.get("pending"):
+                decision["pending"].pop("expiresAt")
+            if "trace" in decision:
+                decision["trace"] = [instant.sub("<time>", line) for line in decision["trace"]]
+    assert all(decisions == replies[0] for decisions in replies), replies
+    first = replies[0]
+    assert [d["outcome"] for d in first] == ["routed", "routed", "gated", "routed", "fallback", "routed"]
+    assert any(w.startswith("aps.thread_id: ") for w in first[1]["warnings"])
+    assert first[2]["trace"] and first[5]["trace"] and "trace" not in first[0]
+    # The oneway calls were answered with nothing, and counted.
+    assert stats(d)["decisions"] == 4 * (len(calls) + 1)
