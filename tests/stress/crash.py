@@ -28,6 +28,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from harness import EXPECTED, NOTIFYD, ROUTER, SHOP, Conn, Daemon, check_decision, resolve_frame, table  # noqa: E402
 
 
@@ -203,7 +204,10 @@ def main():
     parser.add_argument("--short", action="store_true", help="3 rounds (what make test runs)")
     parser.add_argument("--rounds", type=int, default=None, help="kill -9 rounds (default 20, short 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--event-loops", type=int, default=1,
+                        help="the daemon's --event-loops (2 and more: lanes answer the device-less dry runs)")
     args = parser.parse_args()
+    harness.COMMON_ARGS[:] = ["--event-loops", str(args.event_loops)]
     rounds = args.rounds or (3 if args.short else 20)
     ok = True
 

@@ -18,6 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 from harness import (EXPECTED, ROUTER, Conn, Daemon, Probe, Sampler, check_decision, frame,  # noqa: E402
                      raise_fd_limit, resolve_frame, settle_fds, table)
 
@@ -291,7 +292,10 @@ def main():
     parser.add_argument("--short", action="store_true", help="a few seconds per scenario (what make test runs)")
     parser.add_argument("--scenario", action="append", help="run only this scenario (repeatable)")
     parser.add_argument("--churn", type=int, help="connect/request/close cycles (default 100000, short 300)")
+    parser.add_argument("--event-loops", type=int, default=1,
+                        help="the daemon's --event-loops (2 and more: lanes answer the device-less dry runs)")
     args = parser.parse_args()
+    harness.COMMON_ARGS[:] = ["--event-loops", str(args.event_loops)]
     results = run(args.short, args.scenario, args.churn)
     sys.exit(0 if results and all(r["ok"] for r in results) else 1)
 

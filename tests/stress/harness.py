@@ -102,6 +102,10 @@ def check_decision(reply, page, outcome):
     return None
 
 
+# Arguments every daemon started here gets after its own (the tools' `--event-loops N`).
+COMMON_ARGS = []
+
+
 class Daemon:
     """A notifyd on a socket in its own temporary directory."""
 
@@ -124,7 +128,8 @@ class Daemon:
             os.unlink(self.socket)
         with open(self.log_path, "a") as log:
             # The daemon inherits a raised fd limit from this process (set before start).
-            self.process = subprocess.Popen(args + self.extra_args, stdout=subprocess.DEVNULL, stderr=log)
+            self.process = subprocess.Popen(args + self.extra_args + COMMON_ARGS, stdout=subprocess.DEVNULL,
+                                            stderr=log)
         if wait:
             self.wait_ready(timeout)
         return self

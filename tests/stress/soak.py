@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A long mixed load against one notifyd: valid, gated, fallback and malformed requests.
 
-    python3 tests/stress/soak.py [--requests 1000000] [--clients 4] [--seconds-cap 7200]
+    python3 tests/stress/soak.py [--requests 1000000] [--clients 4] [--seconds-cap 7200] [--event-loops N]
 
 Clients share the requests; 30% of the valid ones are recorded for a device (not dry runs) and their decision ids
 kept. At the end: the daemon is the same process (zero crashes), every acknowledged decision is in the history
@@ -86,13 +86,15 @@ def main():
     parser.add_argument("--requests", type=int, default=1_000_000)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds-cap", type=float, default=7200, help="stop early after this long")
+    parser.add_argument("--event-loops", type=int, default=1,
+                        help="the daemon's --event-loops (2 and more: lanes answer the device-less dry runs)")
     parser.add_argument("--verify", type=int, default=20000,
                         help="acknowledged decisions looked up at the end, a random sample (0 = all)")
     args = parser.parse_args()
     raise_fd_limit(4096)
     # The history keeps every decision of the run (the default keeps the newest 100,000 and prunes the rest), so each
     # acknowledged one can be looked up at the end.
-    d = Daemon(["--history-limit", str(max(100_000, args.requests))]).start()
+    d = Daemon(["--history-limit", str(max(100_000, args.requests)), "--event-loops", str(args.event_loops)]).start()
     try:
         assert d.answers()
         pid = d.pid
