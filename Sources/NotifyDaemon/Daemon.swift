@@ -142,7 +142,7 @@ public enum NotifyDaemon {
         // They run only while this function holds both (the `defer` above), and hold them uncounted (see
         // `Uncounted`: a weak reference would slow every retain of them on the loop).
         let (serviceReference, serverReference) = (Uncounted(service), Uncounted(server))
-        let lanes = try startLanes(settings: settings, service: service, server: server, loop: loop, journal: journal)
+        let lanes = try startLanes(settings: settings, service: service, server: server, loop: loop)
         var rejectedReload: Int?
         let status = { () -> String in
             let (service, server) = (serviceReference.value, serverReference.value)
@@ -274,7 +274,7 @@ public enum NotifyDaemon {
     /// Starts the lanes `--event-loops` asks for beside the main loop (see ``Lane``): the main loop's server hands
     /// them connections in turn, and takes in what they report. `nil` with one event loop.
     static func startLanes(
-        settings: Settings, service: RouterService, server: Server, loop: EventLoop, journal: Journal
+        settings: Settings, service: RouterService, server: Server, loop: EventLoop
     ) throws(StartupError) -> LaneHub? {
         guard settings.eventLoops > 1 else { return nil }
         guard let lanes = LaneHub(count: settings.eventLoops - 1, settings: settings, service: service, server: server)

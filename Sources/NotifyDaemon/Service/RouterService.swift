@@ -199,7 +199,7 @@ final class RouterService: CallHandler {
         journalViolation(error, uid: connection.peer.uid)
     }
 
-    /// Counts and journals a protocol violation that closed a connection of `uid`.
+    /// Journals a protocol violation that closed a connection of `uid`.
     func journalViolation(_ error: VarlinkProtocolError, uid: UInt32) {
         journal.log(
             .payloadRejected, priority: .warning, message: "closing connection of uid \(uid): \(error)",
