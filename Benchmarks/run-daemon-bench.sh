@@ -8,7 +8,8 @@
 # Usage: Benchmarks/run-daemon-bench.sh
 # Environment: ROUNDS (3), SECONDS_PER_RUN (3), SCRATCH (.build: the swift build scratch path),
 #              BIN_DIR (use these release binaries instead of building), CONFIG (config/shop.yaml),
-#              EVENT_LOOPS (1: notifyd's --event-loops; 2 adds a lane that answers device-less dry runs),
+#              EVENT_LOOPS (notifyd's --event-loops: 2, as the shipped unit runs it, on a machine of two CPUs or more,
+#              else 1; 2 adds a lane that answers device-less dry runs),
 #              LOG_TARGET (console: notifyd's journal entries as console lines; journal: to a running journald,
 #              as in production, whose work then shares the cores),
 #              RTT_CPUS (unset: the scheduler places the round-trip runs; "split": each server on the first CPU
@@ -28,7 +29,7 @@ RUN_SECONDS="${SECONDS_PER_RUN:-3}"
 SCRATCH="${SCRATCH:-$ROOT/.build}"
 CONFIG="${CONFIG:-$ROOT/config/shop.yaml}"
 LOG_TARGET="${LOG_TARGET:-console}"
-EVENT_LOOPS="${EVENT_LOOPS:-1}"
+if [ "$(nproc)" -ge 2 ]; then EVENT_LOOPS="${EVENT_LOOPS:-2}"; else EVENT_LOOPS="${EVENT_LOOPS:-1}"; fi
 RTT_CPUS="${RTT_CPUS:-}"
 MAX_STEAL="${MAX_STEAL:-}"
 STEAL_ATTEMPTS="${STEAL_ATTEMPTS:-5}"
