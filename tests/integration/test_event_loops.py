@@ -11,6 +11,8 @@ import signal
 import socket
 import time
 
+import varlink
+
 from conftest import Raw, call
 
 ROUTER = "io.notifyd.Router"
@@ -60,6 +62,7 @@ def test_lanes_answer_dry_runs_and_the_main_loop_counts_and_keeps_them(make_daem
     assert len(set(ids)) == 180
     s = stats(d)
     assert s["decisions"] == 180 and s["eventLoops"] == 3
+    assert s["laneDecisions"] == 120  # six connections taken in turn by three loops: four on the lanes
     assert s["formats"] == {"apns": 60, "fcm": 60, "link": 60}
     assert s["outcomes"] == {"routed": 120, "gated": 60}
     # Each connection's last decision is in the history, asked for on another connection.
@@ -94,6 +97,7 @@ def test_a_call_a_lane_does_not_answer_moves_its_connection_and_replies_keep_the
             assert page_of(raw.recv()) == "cart.offer"
     s = stats(d)
     assert s["decisions"] == 20 and s["store"]["devices"] == 4
+    assert s["laneDecisions"] == 2  # the first call of each lane's connection, before it moved
 
 
 def test_monitors_see_the_decisions_of_every_loop(make_daemon):
@@ -255,3 +259,34 @@ def test_a_lane_decides_as_the_main_loop_does(make_daemon):
     assert first[2]["trace"] and first[5]["trace"] and "trace" not in first[0]
     # The oneway calls were answered with nothing, and counted.
     assert stats(d)["decisions"] == 4 * (len(calls) + 1)
+
+
+def test_lanes_answer_the_varlink_service_calls_clients_make_first(make_daemon):
+    # GetInfo and GetInterfaceDescription are answered where they arrive: a client that introspects first keeps its
+    # connection on its lane.
+    d = make_daemon("--event-loops", "2").start()
+    with connected(d, 4) as connections:
+        for raw in connections:
+            raw.send(call("org.varlink.service.GetInfo")
+                     + call("org.varlink.service.GetInterfaceDescription", {"interface": ROUTER})
+                     + call("org.varlink.service.GetInterfaceDescription", {"interface": "org.example.None"})
+                     + dry_route(APNS) * 5)
+        for raw in connections:
+            assert raw.recv()["parameters"]["product"] == "notifyd"
+            assert "method Route(" in raw.recv()["parameters"]["description"]
+            assert raw.recv()["error"] == "org.varlink.service.InterfaceNotFound"
+            assert [page_of(raw.recv()) for _ in range(5)] == ["cart.offer"] * 5
+    s = stats(d)
+    assert s["laneDecisions"] == 10  # four connections taken in turn by two loops: two on the lane
+    assert s["errors"]["org.varlink.service.InterfaceNotFound"] == 4
+    assert s["requests"] == 4 * 8 + 1
+
+
+def test_an_independent_varlink_client_is_answered_on_the_lanes(make_daemon):
+    d = make_daemon("--event-loops", "2").start()
+    for _ in range(4):
+        with varlink.Client(address=f"unix:{d.socket}") as client, client.open(ROUTER) as router:
+            for _ in range(3):
+                decision = router.Route(payload=APNS, dryRun=True)["decision"]
+                assert decision["page"]["id"] == "cart.offer"
+    assert stats(d)["laneDecisions"] >= 3

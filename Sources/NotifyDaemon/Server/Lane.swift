@@ -38,6 +38,8 @@ enum LaneReport {
     case migrated(ClientConnection)
     /// A dry run the lane answered.
     case decision(LaneDecision)
+    /// A call of the varlink service (`GetInfo`, `GetInterfaceDescription`) the lane answered, with its error if any.
+    case serviceCall(error: String?, nanoseconds: UInt64)
     /// A connection of `uid` closed on the lane.
     case closed(uid: UInt32)
     /// The lane closed a connection of `uid` that broke the protocol.
@@ -169,8 +171,9 @@ final class Lane: @unchecked Sendable {
     }
 }
 
-/// A lane's calls: device-less dry runs of `Route` and `Resolve`, answered from the shared config. Everything else
-/// is left to the main loop (the lane's server migrates the connection; see ``Lane``).
+/// A lane's calls: device-less dry runs of `Route` and `Resolve`, answered from the shared config, and the varlink
+/// service's own (`GetInfo`, `GetInterfaceDescription`, which clients often call first on a connection). Everything
+/// else is left to the main loop (the lane's server migrates the connection; see ``Lane``).
 final class LaneHandler: CallHandler {
     let config: SharedConfig
     let reports: Mailbox<LaneReport>
@@ -179,6 +182,7 @@ final class LaneHandler: CallHandler {
     var serverReference: Uncounted<Server>?
     private var ids = DecisionIDs()
     private var writer = ByteWriter(capacity: 2048)
+    private let description = RouterService.serviceDescription()
 
     init(config: SharedConfig, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
         self.config = config
@@ -241,6 +245,14 @@ final class LaneHandler: CallHandler {
                 LaneDecision(
                     decision: decision, text: text, link: link, format: format, peerUID: connection.peer.uid,
                     nanoseconds: Sys.monotonicNanoseconds() &- start)))
+        return true
+    }
+
+    func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool {
+        let start = Sys.monotonicNanoseconds()
+        guard let reply = description.reply(toServiceCall: call) else { return false }
+        if !call.oneway { outbox.send(reply, to: connection) }
+        reports.post(.serviceCall(error: reply.error, nanoseconds: Sys.monotonicNanoseconds() &- start))
         return true
     }
 
@@ -332,6 +344,8 @@ final class LaneHub {
             switch report {
             case .migrated(let connection): server.value.adopt(connection)
             case .decision(let made): service.value.laneDecision(made)
+            case .serviceCall(let error, let nanoseconds):
+                service.value.laneServiceCall(error: error, nanoseconds: nanoseconds)
             case .closed(let uid): server.value.laneConnectionClosed(uid: uid)
             case .violation(let error, let uid):
                 server.value.countLaneDrop()

@@ -22,11 +22,17 @@ protocol CallHandler: AnyObject {
     var batchIsDue: Bool { get }
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
+    /// On a lane's server: answers a call read into a tree when the lane can (the varlink service's own methods),
+    /// answering true; false (before doing anything) migrates the connection (see ``Lane``).
+    func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool
 }
 
 extension CallHandler {
     /// No fast way: every call is read into a tree.
     func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool { false }
+
+    /// Not a lane's handler: nothing is answered there.
+    func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool { false }
 }
 
 /// Accepts clients on the listening socket and moves varlink frames between sockets and the
@@ -375,6 +381,7 @@ final class Server {
             case .call(let read):
                 guard migrate == nil else {
                     // A lane answers the calls it can on its own; the main loop answers the rest, in order.
+                    if handler.answerOnLane(read, from: connection, outbox: outbox) { continue }
                     migrateOut(connection, putting: frame)
                     return
                 }

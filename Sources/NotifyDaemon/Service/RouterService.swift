@@ -100,14 +100,19 @@ final class RouterService: CallHandler {
         self.journal = journal
         self.store = store
         self.config = ActiveConfig(config, generation: 1)
-        self.description = ServiceDescription(
-            vendor: "notifyd", product: "notifyd", version: notifydVersion,
-            url: "https://notifyd.example.org", interfaces: [RouterInterface.interface])
+        self.description = Self.serviceDescription()
     }
 
     deinit {
         serverReference = nil
         finishStore()
+    }
+
+    /// What `org.varlink.service.GetInfo` and `GetInterfaceDescription` answer (the lanes answer them too).
+    static func serviceDescription() -> ServiceDescription {
+        ServiceDescription(
+            vendor: "notifyd", product: "notifyd", version: notifydVersion,
+            url: "https://notifyd.example.org", interfaces: [RouterInterface.interface])
     }
 
     // MARK: CallHandler
@@ -209,6 +214,7 @@ final class RouterService: CallHandler {
     /// A dry run a lane answered: counted, journaled, kept and streamed here as one made on this loop.
     func laneDecision(_ made: LaneDecision) {
         stats.requests += 1
+        stats.laneDecisions += 1
         stats.latency.record(nanoseconds: made.nanoseconds)
         stats.byFormat.add(made.format)
         record(made.decision, text: made.text, link: made.link, dryRun: true, peerUID: made.peerUID)
@@ -218,6 +224,13 @@ final class RouterService: CallHandler {
     /// queued, and the server writes them at the end of the turn.
     func streamGathered() {
         if !batchDecisions.isEmpty { endBatch() }
+    }
+
+    /// A call of the varlink service a lane answered, with the error it answered if any.
+    func laneServiceCall(error: String?, nanoseconds: UInt64) {
+        stats.requests += 1
+        stats.latency.record(nanoseconds: nanoseconds)
+        if let error { stats.countError(error) }
     }
 
     /// A lane closed a connection of `uid` that broke the protocol.
@@ -533,6 +546,7 @@ final class RouterService: CallHandler {
             "eventLoops": .int(sharedConfig == nil ? 1 : settings.eventLoops),
             "requests": .int(stats.requests),
             "decisions": .int(stats.decisions),
+            "laneDecisions": .int(stats.laneDecisions),
             "outcomes": Stats.object(stats.byOutcome),
             "formats": Stats.object(stats.byFormat),
             "errors": Stats.object(stats.errors),

@@ -57,6 +57,8 @@ struct Stats {
     var protocolViolations = 0
     var storeFailures = 0
     var monitorsDropped = 0
+    /// Decisions the lanes made (counted in ``decisions`` too).
+    var laneDecisions = 0
     var latency = LatencyHistogram()
 
     mutating func countError(_ name: String) {
