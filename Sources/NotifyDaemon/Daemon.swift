@@ -211,12 +211,12 @@ public enum NotifyDaemon {
             throw StartupError(message: "cannot start serving: \(error)")
         }
 
-        if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0, let lanes {
-            // Sent from the loop itself once every lane answered the last ping: a wedged loop, the main one or a
-            // lane, stops the petting and systemd restarts the daemon.
+        if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0 {
+            // Sent from the loop itself: a wedged loop stops petting and systemd restarts it. With lanes, only once
+            // every lane answered the last ping, so that a wedged lane stops it too.
             var reported = false
             loop.schedule(after: interval * 1000 / 2, repeating: true) {
-                let silent = lanes.silentLanesThenPing()
+                let silent = lanes?.silentLanesThenPing() ?? []
                 guard silent.isEmpty else {
                     if !reported {
                         reported = true
@@ -231,9 +231,6 @@ public enum NotifyDaemon {
                 reported = false
                 _ = Systemd.notify("WATCHDOG=1")
             }
-        } else if let interval = Systemd.watchdogIntervalMicroseconds(), interval > 0 {
-            // Sent from the loop itself: a wedged loop stops petting and systemd restarts it.
-            loop.schedule(after: interval * 1000 / 2, repeating: true) { _ = Systemd.notify("WATCHDOG=1") }
         }
         var lastStatus = ""
         loop.schedule(after: 2_000_000_000, repeating: true) {

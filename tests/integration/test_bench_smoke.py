@@ -11,6 +11,12 @@ BENCH = os.path.join(BIN, "notifyd-bench")
 ROUTER = "io.notifyd.Router"
 
 
+def run_script(name, *args, timeout, **env):
+    """Runs `Benchmarks/NAME ARGS…` with the environment plus `env`."""
+    return subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", name), *args], capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, **env))
+
+
 def run_bench(daemon, *extra):
     result = subprocess.run(
         [BENCH, "daemon", "--socket", daemon.socket, "--requests", "2000", "--connections", "2", "--depth", "8",
@@ -163,11 +169,8 @@ def test_eventloop_bench_runs_both_loops():
 
 def test_ab_bench_compares_two_builds_side_by_side():
     # The same build as A and B: both daemons start, every run is answered, and the summary names both and the pairs.
-    env = dict(os.environ, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="1", DEPTH="4")
-    result = subprocess.run(
-        ["bash", os.path.join(ROOT, "Benchmarks", "run-ab-bench.sh"), BIN, BIN],
-        capture_output=True, text=True, timeout=120, env=env,
-    )
+    result = run_script("run-ab-bench.sh", BIN, BIN, timeout=120, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="1",
+                        DEPTH="4")
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert "mix dry-apns,dry-fcm, 1 connections × depth 4, 2 pairs of runs (A first in odd pairs, B first in even ones), medians" in lines
@@ -182,11 +185,8 @@ def test_ab_bench_compares_two_builds_side_by_side():
 
 def test_loops_bench_runs_one_loop_then_two_then_two_daemons_then_the_floor():
     # Two short rounds: every run is answered, and the summary has the four rows and the ratios to one loop.
-    env = dict(os.environ, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="2", DEPTH="4", BIN_DIR=BIN)
-    result = subprocess.run(
-        ["bash", os.path.join(ROOT, "Benchmarks", "run-loops-bench.sh")],
-        capture_output=True, text=True, timeout=180, env=env,
-    )
+    result = run_script("run-loops-bench.sh", timeout=180, ROUNDS="2", SECONDS_PER_RUN="0.3", CONNECTIONS="2",
+                        DEPTH="4", BIN_DIR=BIN)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert ("mix dry-apns,dry-fcm, 2 rounds: one daemon with a client of 2 × 4, then one with two event loops, then "
@@ -205,27 +205,21 @@ def test_loops_bench_runs_one_loop_then_two_then_two_daemons_then_the_floor():
 
 
 def test_loops_bench_refuses_an_odd_number_of_connections():
-    env = dict(os.environ, CONNECTIONS="3", BIN_DIR=BIN)
-    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-loops-bench.sh")],
-                            capture_output=True, text=True, timeout=30, env=env)
+    result = run_script("run-loops-bench.sh", timeout=30, CONNECTIONS="3", BIN_DIR=BIN)
     assert result.returncode == 2
     assert "CONNECTIONS is even (each of the two daemons gets half), not 3" in result.stderr
 
 
 def test_ab_bench_refuses_a_directory_without_notifyd(workdir):
-    result = subprocess.run(
-        ["bash", os.path.join(ROOT, "Benchmarks", "run-ab-bench.sh"), workdir, BIN],
-        capture_output=True, text=True, timeout=30,
-    )
+    result = run_script("run-ab-bench.sh", workdir, BIN, timeout=30)
     assert result.returncode == 2
     assert f"no notifyd binary in {workdir}" in result.stderr
 
 
 def test_daemon_bench_runs_notifyd_with_lanes_against_the_floor():
     # One short round with EVENT_LOOPS=2: every run answered, the header says how many loops, the verdicts printed.
-    env = dict(os.environ, EVENT_LOOPS="2", ROUNDS="1", SECONDS_PER_RUN="0.3", BIN_DIR=BIN)
-    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-daemon-bench.sh")],
-                            capture_output=True, text=True, timeout=180, env=env)
+    result = run_script("run-daemon-bench.sh", timeout=180, EVENT_LOOPS="2", ROUNDS="1", SECONDS_PER_RUN="0.3",
+                        BIN_DIR=BIN)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert any("notifyd with 2 event loops, its journal entries to the console" in line for line in lines)
@@ -237,8 +231,6 @@ def test_daemon_bench_runs_notifyd_with_lanes_against_the_floor():
 
 
 def test_daemon_bench_refuses_zero_event_loops():
-    env = dict(os.environ, EVENT_LOOPS="0", BIN_DIR=BIN)
-    result = subprocess.run(["bash", os.path.join(ROOT, "Benchmarks", "run-daemon-bench.sh")],
-                            capture_output=True, text=True, timeout=30, env=env)
+    result = run_script("run-daemon-bench.sh", timeout=30, EVENT_LOOPS="0", BIN_DIR=BIN)
     assert result.returncode == 2
     assert "EVENT_LOOPS is a count (1 or more), not '0'" in result.stderr

@@ -19,6 +19,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from crash import state_matches  # noqa: E402
 from flood import MALFORMED  # noqa: E402
+import harness  # noqa: E402
 from harness import (EXPECTED, ROUTER, Conn, Daemon, Sampler, check_decision, raise_fd_limit,  # noqa: E402
                      resolve_frame, settle_fds, table)
 
@@ -94,7 +95,8 @@ def main():
     raise_fd_limit(4096)
     # The history keeps every decision of the run (the default keeps the newest 100,000 and prunes the rest), so each
     # acknowledged one can be looked up at the end.
-    d = Daemon(["--history-limit", str(max(100_000, args.requests)), "--event-loops", str(args.event_loops)]).start()
+    harness.COMMON_ARGS[:] = ["--event-loops", str(args.event_loops)]
+    d = Daemon(["--history-limit", str(max(100_000, args.requests))]).start()
     try:
         assert d.answers()
         pid = d.pid
