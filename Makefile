@@ -85,7 +85,7 @@ install: release
 	fi
 
 # Figures, never assertions, all of the static release build that ships: in-process benchmarks, then notifyd
-# against the C floor side by side, one daemon against two (the ceiling of a second event loop), payload parsing
+# against the C floor side by side, one event loop against two and against two daemons, payload parsing
 # against simdjson (installed by its script), and start time and memory on shop.yaml and a 10,000-page graph.
 bench: release
 	.build/release/notifyd-bench matcher
