@@ -118,6 +118,31 @@ import Varlink
         #expect(try recent.find(id: "d4")?.text.parsed() == ["id": "d4"])
         #expect(recent.find(id: "d1") == nil)
     }
+
+    /// Texts of every size, in a buffer that starts small: the history wraps around it and grows, and always
+    /// holds exactly the newest decisions, each with its own text and device.
+    @Test(arguments: [1, 2, 7, 64])
+    func wrapsAndGrowsKeepingTheNewest(capacity: Int) throws {
+        var recent = RecentDecisions(capacity: capacity, bufferBytes: 64)
+        var model: [(id: String, device: String?, text: JSONText)] = []
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        for i in 0..<600 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let padding = String(repeating: "x", count: Int(seed >> 33) % (i % 50 == 0 ? 900 : 40))
+            let id = "decision-\(i)"
+            let device = i % 3 == 0 ? "device-\(i % 5)" : nil
+            let text = JSONText(["id": .string(id), "padding": .string(padding)])
+            recent.append(id: id, device: device, text: text)
+            model.append((id, device, text))
+            if model.count > capacity { model.removeFirst() }
+            let kept = recent.newestFirst()
+            #expect(kept.map(\.id) == model.reversed().map(\.id))
+            #expect(kept.map(\.device) == model.reversed().map(\.device))
+            #expect(kept.map(\.text) == model.reversed().map(\.text))
+        }
+        for (id, _, text) in model { #expect(recent.find(id: id)?.text == text) }
+        #expect(recent.find(id: "decision-0") == nil || capacity >= 600)
+    }
 }
 
 @Suite struct ReplyFrameTests {

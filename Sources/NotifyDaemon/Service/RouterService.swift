@@ -616,44 +616,6 @@ struct TokenBucket {
     }
 }
 
-/// The latest decisions in memory (dry runs, and everything when there is no state directory), as their text:
-/// parsed only when someone asks for them.
-struct RecentDecisions {
-    struct Entry {
-        let id: String
-        let device: String?
-        let text: JSONText
-    }
-
-    let capacity: Int
-    private var items: [Entry] = []
-    private var next = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    mutating func append(id: String, device: String?, text: JSONText) {
-        let entry = Entry(id: id, device: device, text: text)
-        if items.count < capacity {
-            items.append(entry)
-        } else {
-            items[next] = entry
-        }
-        next = (next + 1) % capacity
-    }
-
-    /// Newest first.
-    func newestFirst() -> [Entry] {
-        guard items.count == capacity else { return items.reversed() }
-        return Array(items[..<next].reversed()) + Array(items[next...].reversed())
-    }
-
-    func find(id: String) -> Entry? {
-        items.first { $0.id == id }
-    }
-}
-
 /// A batch of requests' stored results: what is settled once its commit is over.
 struct StoreBatch {
     let number: UInt64
