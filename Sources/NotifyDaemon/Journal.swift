@@ -359,8 +359,8 @@ final class JournalQueue: @unchecked Sendable {
 
             var invalidFields = 0
             var failed = 0
-            for queued in batch {
-                queued.render(into: &record)
+            for i in batch.indices {
+                batch[i].render(into: &record)  // borrowed in place: a copy would count references to its parts
                 invalidFields += record.invalidFields
                 failed += sink.write(record)
             }

@@ -143,6 +143,18 @@ import Varlink
         for (id, _, text) in model { #expect(recent.find(id: id)?.text == text) }
         #expect(recent.find(id: "decision-0") == nil || capacity >= 600)
     }
+
+    /// After a run of large decisions the buffer grows; once small ones have replaced them it is small again.
+    @Test func givesMemoryBackAfterLargeDecisions() {
+        var recent = RecentDecisions(capacity: 16, bufferBytes: 4_096)
+        let large = JSONText(["trace": .string(String(repeating: "t", count: 100_000))])
+        for i in 0..<16 { recent.append(id: "large-\(i)", device: nil, text: large) }
+        #expect(recent.bufferBytes >= 16 * 100_000)
+        for i in 0..<64 { recent.append(id: "small-\(i)", device: nil, text: JSONText(["n": .int(i)])) }
+        #expect(recent.bufferBytes == 4_096)
+        #expect(recent.newestFirst().map(\.id) == (48..<64).reversed().map { "small-\($0)" })
+        #expect(recent.newestFirst().first?.text == JSONText(["n": 63]))
+    }
 }
 
 @Suite struct ReplyFrameTests {

@@ -9,7 +9,8 @@ import JSON
 /// decisions, so each decision freed a block that had left the caches, and the next reply was written into it
 /// (one loop answered 10% more dry runs with 64 texts kept than with 4,096; the ring, keeping 4,096, 5% more). The
 /// buffer starts small and doubles (rarely) when the newest ``capacity`` decisions do not fit in it, so none is
-/// dropped before its time.
+/// dropped before its time; it halves again once they fill less than a quarter of it (after a run of large
+/// decisions, say with long traces), so memory comes back.
 struct RecentDecisions {
     /// A kept decision, as the history reads it.
     struct Entry {
@@ -36,11 +37,19 @@ struct RecentDecisions {
     private var buffer: [UInt8]
     /// Where the next decision's bytes go.
     private var tail = 0
+    /// The bytes of the decisions kept.
+    private var keptBytes = 0
+    /// The buffer's size at the start, below which it does not shrink.
+    private let minimumBytes: Int
+
+    /// The buffer's size.
+    var bufferBytes: Int { buffer.count }
 
     init(capacity: Int, bufferBytes: Int = 1 << 16) {
         precondition(capacity > 0, "a history keeps at least one decision")
         self.capacity = capacity
-        buffer = [UInt8](repeating: 0, count: max(bufferBytes, 64))
+        minimumBytes = max(bufferBytes, 64)
+        buffer = [UInt8](repeating: 0, count: minimumBytes)
         slots.reserveCapacity(capacity)
     }
 
@@ -61,12 +70,17 @@ struct RecentDecisions {
                 if slots.count < capacity {
                     slots.append(slot)
                 } else {
+                    keptBytes &-= slots[next].end &- slots[next].start
                     slots[next] = slot
                 }
+                keptBytes &+= slot.end &- start
                 tail = slot.end
             }
         }
         next = next &+ 1 == capacity ? 0 : next &+ 1
+        if buffer.count > minimumBytes, keptBytes &* 4 < buffer.count {
+            repack(into: max(minimumBytes, keptBytes * 2))
+        }
     }
 
     /// Where `length` bytes go: after the newest decision, or at the start of the buffer when they do not fit
@@ -78,9 +92,11 @@ struct RecentDecisions {
             // The oldest decision kept once this one is: the second oldest when this one replaces the oldest.
             let survivor: Int? =
                 slots.count < capacity ? (slots.isEmpty ? nil : 0) : (capacity == 1 ? nil : (next &+ 1) % capacity)
+            // Every slot is copied by a repack, the one this decision replaces too: room for it and `length` more.
+            let larger = max(buffer.count * 2, keptBytes + length + 64)
             guard let survivor else {
                 if length <= buffer.count { return 0 }
-                grow(toHold: length)
+                repack(into: larger)
                 continue
             }
             let oldest = slots[survivor].start
@@ -92,25 +108,23 @@ struct RecentDecisions {
                 if tail &+ length <= buffer.count { return tail }
                 if length <= oldest { return 0 }
             }
-            grow(toHold: length)
+            repack(into: larger)
         }
     }
 
-    /// Copies the kept decisions, oldest first, to the start of a buffer twice as large (or large enough for
-    /// `length` more bytes).
-    private mutating func grow(toHold length: Int) {
-        let order = oldestFirstIndices()
-        let kept = order.reduce(0) { $0 + slots[$1].idLength + slots[$1].textLength }
-        var bigger = [UInt8](repeating: 0, count: max(buffer.count * 2, kept + length + 64))
+    /// Copies the decisions of every slot, oldest first, to the start of a buffer of `size` bytes, which holds
+    /// them.
+    private mutating func repack(into size: Int) {
+        var resized = [UInt8](repeating: 0, count: size)
         var at = 0
-        for i in order {
+        for i in oldestFirstIndices() {
             let slot = slots[i]
-            let count = slot.idLength + slot.textLength
-            bigger[at..<(at + count)] = buffer[slot.start..<slot.end]
+            let count = slot.end - slot.start
+            resized[at..<(at + count)] = buffer[slot.start..<slot.end]
             slots[i].start = at
             at += count
         }
-        buffer = bigger
+        buffer = resized
         tail = at
     }
 
