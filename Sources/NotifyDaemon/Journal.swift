@@ -116,6 +116,19 @@ public final class Journal: Sendable {
                 fileID: fileID, line: line, function: function))
     }
 
+    /// Queues a decision's entry, rendered on the writer thread: the details are kept in the queued entry itself,
+    /// where other details are boxed (an allocation, freed on the writer thread, for each decision).
+    func log(
+        _ event: JournalEvent, priority: Priority, details: consuming DecisionJournalDetails,
+        fileID: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        guard target != .none else { return }
+        queue.enqueue(
+            QueuedEntry(
+                event: event, priority: priority, content: .decision(consume details),
+                fileID: fileID, line: line, function: function))
+    }
+
     /// Entries dropped so far because the queue was full.
     public var droppedCount: Int { queue.statistics.dropped }
 
@@ -162,6 +175,7 @@ struct QueuedEntry: Sendable {
     enum Content: Sendable {
         case text(String, [String], [(String, String)])
         case details(any JournalDetails)
+        case decision(DecisionJournalDetails)
     }
 
     var event: JournalEvent
@@ -178,6 +192,11 @@ struct QueuedEntry: Sendable {
             record.reset(event: event, priority: priority, fileID: fileID, line: line, function: function)
             JournalEntry.render(message: message, lines: lines, fields: fields, into: &record)
         case .details(let details):
+            record.reset(
+                event: event, priority: priority, fileID: fileID, line: line, function: function,
+                checksNames: !details.fieldNamesAreKnownValid)
+            details.render(into: &record)
+        case .decision(let details):
             record.reset(
                 event: event, priority: priority, fileID: fileID, line: line, function: function,
                 checksNames: !details.fieldNamesAreKnownValid)
