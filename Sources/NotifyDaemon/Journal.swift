@@ -96,11 +96,7 @@ public final class Journal: Sendable {
         _ event: JournalEvent, priority: Priority, message: String, lines: [String], fields: [(String, String)] = [],
         fileID: String = #fileID, line: Int = #line, function: String = #function
     ) {
-        guard target != .none else { return }
-        queue.enqueue(
-            QueuedEntry(
-                event: event, priority: priority, content: .text(message, lines, fields),
-                fileID: fileID, line: line, function: function))
+        enqueue(event, priority, .text(message, lines, fields), fileID, line, function)
     }
 
     /// Queues one entry whose message and fields `details` renders on the writer thread: the caller pays for
@@ -109,11 +105,7 @@ public final class Journal: Sendable {
         _ event: JournalEvent, priority: Priority, details: consuming some JournalDetails,
         fileID: String = #fileID, line: Int = #line, function: String = #function
     ) {
-        guard target != .none else { return }
-        queue.enqueue(
-            QueuedEntry(
-                event: event, priority: priority, content: .details(consume details),
-                fileID: fileID, line: line, function: function))
+        enqueue(event, priority, .details(consume details), fileID, line, function)
     }
 
     /// Queues a decision's entry, rendered on the writer thread: the details are kept in the queued entry itself,
@@ -122,11 +114,18 @@ public final class Journal: Sendable {
         _ event: JournalEvent, priority: Priority, details: consuming DecisionJournalDetails,
         fileID: String = #fileID, line: Int = #line, function: String = #function
     ) {
+        enqueue(event, priority, .decision(consume details), fileID, line, function)
+    }
+
+    @inline(__always)
+    private func enqueue(
+        _ event: JournalEvent, _ priority: Priority, _ content: consuming QueuedEntry.Content, _ fileID: String,
+        _ line: Int, _ function: String
+    ) {
         guard target != .none else { return }
         queue.enqueue(
             QueuedEntry(
-                event: event, priority: priority, content: .decision(consume details),
-                fileID: fileID, line: line, function: function))
+                event: event, priority: priority, content: content, fileID: fileID, line: line, function: function))
     }
 
     /// Entries dropped so far because the queue was full.
