@@ -1,3 +1,4 @@
+import Glibc
 import JSON
 
 /// The latest decisions in memory (dry runs, and everything when there is no state directory), as their text:
@@ -115,14 +116,19 @@ struct RecentDecisions {
     /// Copies the decisions of every slot, oldest first, to the start of a buffer of `size` bytes, which holds
     /// them.
     private mutating func repack(into size: Int) {
-        var resized = [UInt8](repeating: 0, count: size)
         var at = 0
-        for i in oldestFirstIndices() {
-            let slot = slots[i]
-            let count = slot.end - slot.start
-            resized[at..<(at + count)] = buffer[slot.start..<slot.end]
-            slots[i].start = at
-            at += count
+        let resized = [UInt8](unsafeUninitializedCapacity: size) { target, initialized in
+            buffer.withUnsafeBufferPointer { source in
+                for i in oldestFirstIndices() {
+                    let slot = slots[i]
+                    let count = slot.end - slot.start
+                    (target.baseAddress! + at).initialize(from: source.baseAddress! + slot.start, count: count)
+                    slots[i].start = at
+                    at += count
+                }
+            }
+            memset(target.baseAddress! + at, 0, size - at)  // one call, where an array of zeros fills byte by byte
+            initialized = size
         }
         buffer = resized
         tail = at
