@@ -11,6 +11,40 @@ import Testing
         return try [UInt8](Data(contentsOf: url))
     }
 
+    /// A refrozen config is the same config built again: every page of the shop resolves to the same decision on
+    /// both, from graphs (and page definitions) that are different objects.
+    @Test func refrozenConfigDecidesAsTheOriginalFromObjectsOfItsOwn() throws {
+        let loaded = try ConfigLoader.load(try Self.shopBytes(), file: "shop.yaml").get()
+        let copy = loaded.refrozen()
+        #expect(copy.graph !== loaded.graph)
+        #expect(copy.warnings == loaded.warnings)
+        let (original, refrozen) = (Resolver(graph: loaded.graph), Resolver(graph: copy.graph))
+        let now = Timestamp(millisecondsSince1970: 1_714_566_896_789)
+        var pages = 0
+        for (coordinator, other) in zip(loaded.graph.coordinators, copy.graph.coordinators) {
+            #expect(coordinator.name == other.name && coordinator.children == other.children)
+            for (definition, otherDefinition) in zip(coordinator.pages, other.pages) {
+                #expect(definition !== otherDefinition)
+                #expect(definition.id == otherDefinition.id)
+                let page = Page(
+                    id: definition.id,
+                    arguments: definition.declaration.parameters.map {
+                        Page.Argument(label: $0.label, value: $0.defaultValue ?? .string("x"))
+                    })
+                guard definition.declaration.parameters.allSatisfy({ $0.defaultValue != nil || $0.type == .string })
+                else { continue }
+                let a = try original.resolve(page, state: nil, now: now, metadata: DecisionMetadata(id: "d"))
+                let b = try refrozen.resolve(page, state: nil, now: now, metadata: DecisionMetadata(id: "d"))
+                #expect(a.decision.jsonText == b.decision.jsonText, "\(page)")
+                pages += 1
+            }
+        }
+        #expect(pages > 10)
+        let link = [LinkCandidate(format: .link, field: "link", target: .link("shop://offers/SUMMER"))]
+        #expect(
+            try loaded.graph.target(for: link).get().page == copy.graph.target(for: link).get().page)
+    }
+
     @Test func shippedShopConfigLoadsWithoutErrorsOrWarnings() throws {
         let result = ConfigLoader.load(try Self.shopBytes(), file: "shop.yaml")
         let loaded = try result.get()

@@ -14,6 +14,14 @@ public struct LoadedConfig: Sendable {
     public let graph: Graph
     /// Findings of severity `warning`, in file order (empty for a clean config).
     public let warnings: [ConfigFinding]
+    /// What ``graph`` was frozen from.
+    let draft: ConfigDraft
+
+    /// The same config with a graph of its own: frozen again from the same parse, equal to ``graph`` and sharing
+    /// none of its objects (for another thread, whose reference counting then never touches this one's).
+    public func refrozen() -> LoadedConfig {
+        LoadedConfig(graph: draft.freeze(), warnings: warnings, draft: draft)
+    }
 }
 
 /// Loads a graph config (DESIGN.md §2): parse, decode, validate, freeze.
@@ -51,7 +59,7 @@ public enum ConfigLoader {
         guard let draft, !sorted.contains(where: { $0.severity == .error }) else {
             return .failure(ConfigError(findings: sorted))
         }
-        return .success(LoadedConfig(graph: draft.freeze(), warnings: sorted))
+        return .success(LoadedConfig(graph: draft.freeze(), warnings: sorted, draft: draft))
     }
 
     /// The concrete format for `.auto`: the extension, else the first non-space byte.

@@ -7,17 +7,22 @@ import Varlink
 
 /// The loaded config as lanes read it: the main loop publishes each reload here.
 final class SharedConfig: Sendable {
-    private let current: Mutex<ActiveConfig>
+    /// Each lane's copy of the config loaded now.
+    private let current: Mutex<[ActiveConfig]>
 
-    init(_ config: ActiveConfig) {
-        current = Mutex(config)
+    /// Copies of `config` for `lanes` lanes.
+    init(_ config: ActiveConfig, lanes: Int) {
+        current = Mutex((0..<lanes).map { _ in config.copy() })
     }
 
-    /// The config loaded now.
-    var value: ActiveConfig { current.withLock { $0 } }
+    /// The config loaded now, as lane `lane` serves it.
+    func value(lane: Int) -> ActiveConfig { current.withLock { $0[lane] } }
 
+    /// Makes the lanes' copies of `config` (on the caller's thread, before any lane sees them), then hands them out.
     func publish(_ config: ActiveConfig) {
-        current.withLock { $0 = config }
+        let copies = current.withLock { $0.count }
+        let fresh = (0..<copies).map { _ in config.copy() }
+        current.withLock { $0 = fresh }
     }
 }
 
@@ -118,7 +123,8 @@ final class Lane: @unchecked Sendable {
         self.index = index
         self.loop = loop
         self.orders = orders
-        handler = LaneHandler(config: config, reports: reports, maxMessageBytes: settings.maxMessageBytes)
+        handler = LaneHandler(
+            config: config, lane: index, reports: reports, maxMessageBytes: settings.maxMessageBytes)
         server = Server(loop: loop, listenFD: -1, settings: settings, handler: handler)
         handler.serverReference = Uncounted(server)
         server.migrate = { connection in reports.post(.migrated(connection)) }
@@ -176,6 +182,8 @@ final class Lane: @unchecked Sendable {
 /// else is left to the main loop (the lane's server migrates the connection; see ``Lane``).
 final class LaneHandler: CallHandler {
     let config: SharedConfig
+    /// Which lane this is: its copy of the config.
+    let lane: Int
     let reports: Mailbox<LaneReport>
     let maxMessageBytes: Int
     /// Set once the lane's server exists; both live as long as the lane.
@@ -184,8 +192,9 @@ final class LaneHandler: CallHandler {
     private var writer = ByteWriter(capacity: 2048)
     private let description = RouterService.serviceDescription()
 
-    init(config: SharedConfig, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
+    init(config: SharedConfig, lane: Int, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
         self.config = config
+        self.lane = lane
         self.reports = reports
         self.maxMessageBytes = maxMessageBytes
     }
@@ -199,7 +208,7 @@ final class LaneHandler: CallHandler {
             parameters.device == nil
         else { return false }
         let start = Sys.monotonicNanoseconds()
-        let config = self.config.value
+        let config = self.config.value(lane: lane)
         let explain = parameters.explain
         let target: RoutingTarget
         let format: PayloadFormat
@@ -298,7 +307,7 @@ final class LaneHub {
     /// ones started are ended).
     init?(count: Int, settings: Settings, service: RouterService, server: Server) {
         guard let reports = Mailbox<LaneReport>() else { return nil }
-        let config = SharedConfig(service.config)
+        let config = SharedConfig(service.config, lanes: count)
         var lanes: [Lane] = []
         for index in 0..<count {
             guard let lane = Lane(index: index, settings: settings, config: config, reports: reports), lane.start()

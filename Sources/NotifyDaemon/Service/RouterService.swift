@@ -11,14 +11,24 @@ final class ActiveConfig: Sendable {
     let resolver: Resolver
     let reader: PayloadReader
     let warnings: [String]
+    /// What it was loaded from, for ``copy()``.
+    private let loaded: LoadedConfig
 
     init(_ loaded: LoadedConfig, generation: Int) {
+        self.loaded = loaded
         self.generation = generation
         graph = loaded.graph
         resolver = Resolver(graph: loaded.graph)
         reader = PayloadReader(
             options: PayloadOptions(linkKeys: loaded.graph.linkKeys, categories: loaded.graph.categories))
         warnings = loaded.warnings.map(\.description)
+    }
+
+    /// The same config, generation included, built from a graph of its own (``LoadedConfig/refrozen()``): a lane
+    /// serves from such a copy, so the loops never count references to the same graph, resolver or reader objects
+    /// (an increment of a count another CPU just changed waits for its cache line).
+    func copy() -> ActiveConfig {
+        ActiveConfig(loaded.refrozen(), generation: generation)
     }
 }
 
