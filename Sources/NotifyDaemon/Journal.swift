@@ -289,13 +289,13 @@ final class JournalQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func enqueue(_ entry: QueuedEntry) {
+    func enqueue(_ entry: consuming QueuedEntry) {
         pthread_mutex_lock(mutex)
         if stopping || pending.count >= capacity {
             counters.dropped += 1
             droppedSinceReport += 1
         } else {
-            pending.append(entry)
+            pending.append(consume entry)
             counters.logged += 1
             if !wakeDeferred ? pending.count == 1 : pending.count == capacity / 4 + 1 { pthread_cond_signal(wake) }
         }

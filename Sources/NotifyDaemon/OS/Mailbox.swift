@@ -23,10 +23,10 @@ final class Mailbox<Message>: @unchecked Sendable {
     }
 
     /// Queues `message`; the first one queued after a ``take()`` wakes the loop.
-    func post(_ message: Message) {
+    func post(_ message: consuming Message) {
         lock.lock()
         let wasEmpty = messages.isEmpty
-        messages.append(message)
+        messages.append(consume message)
         lock.unlock()
         guard wasEmpty else { return }
         var one: UInt64 = 1

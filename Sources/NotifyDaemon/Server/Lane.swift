@@ -342,13 +342,19 @@ final class LaneHub {
 
     /// Handles what the lanes reported, in order.
     func collect() {
-        queue.append(contentsOf: reports.take())
+        if queue.isEmpty {
+            queue = reports.take()  // the list itself, its reports not copied one by one
+        } else {
+            queue.append(contentsOf: reports.take())
+        }
         guard !collecting else { return }
         collecting = true
         defer { collecting = false }
         var next = 0
         while next < queue.count {
-            let report = queue[next]
+            // Moved out, an empty report left in its place: a copy would count references to what it holds.
+            var report = LaneReport.ended(cut: 0)
+            swap(&report, &queue[next])
             next += 1
             switch report {
             case .migrated(let connection): server.value.adopt(connection)
