@@ -377,8 +377,8 @@ final class JournalQueue: @unchecked Sendable {
 
             var invalidFields = 0
             var failed = 0
-            for i in batch.indices {
-                batch[i].render(into: &record)  // borrowed in place: a copy would count references to its parts
+            for queued in batch {
+                queued.render(into: &record)
                 invalidFields += record.invalidFields
                 failed += sink.write(record)
             }
