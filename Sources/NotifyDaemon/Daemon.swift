@@ -166,6 +166,8 @@ public enum NotifyDaemon {
             // entry: formatting entries stays off the clients' round trips, and a busy stretch of requests costs
             // one wake-up (a quarter-full queue wakes it at once).
             journal.wakesPerBatch = true
+            // The decisions of the turn, rendered as they were made, go to the writer after the turn's replies.
+            loop.afterEachBatch { serviceReference.value.loopJournal.submit() }
             var journalWakeScheduled = false
             loop.afterEachBatch { [unowned loop] in
                 guard !journalWakeScheduled, journal.hasWaitingEntries else { return }

@@ -131,6 +131,13 @@ public struct JournalRecord: ~Copyable {
     /// True when it was plain (left as it was).
     @discardableResult
     private mutating func escapeTail(from start: Int) -> Bool {
+        Self.escapeTail(of: &bytes, from: start)
+    }
+
+    /// Escapes in place what `bytes` hold from `start` on, unless it is printable ASCII without a backslash.
+    /// True when it was plain (left as it was).
+    @discardableResult
+    static func escapeTail(of bytes: inout ByteWriter, from start: Int) -> Bool {
         let plain = bytes.withBytes { Journal.isPlain(UnsafeBufferPointer(rebasing: $0[start...])) }
         guard !plain else { return true }
         let raw = bytes.withBytes { String(decoding: $0[start...], as: UTF8.self) }
@@ -173,18 +180,11 @@ public struct JournalRecord: ~Copyable {
             let messageStart = Self.messagePrefix.utf8CodeUnitCount
             out.append(
                 UnsafeBufferPointer(rebasing: all[messageStart..<(lineStarts.first.map { $0 - 1 } ?? messageEnd)]))
-            let prefix: StaticString = "NOTIFYD_"
             for field in fields {
                 let name = UnsafeBufferPointer(rebasing: all[field.name..<(field.value - 1)])
                 if hasLines, Self.equals(name, JournalField.reason) { continue }
                 out.append(UInt8(ascii: " "))
-                var skip = 0
-                if name.count > prefix.utf8CodeUnitCount,
-                    memcmp(name.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
-                {
-                    skip = prefix.utf8CodeUnitCount
-                }
-                Self.appendLowercased(UnsafeBufferPointer(rebasing: name[skip...]), into: &out)
+                Self.appendConsoleKey(name, into: &out)
                 out.append(UInt8(ascii: "="))
                 Self.writeConsoleValue(escaped: UnsafeBufferPointer(rebasing: all[field.value..<field.end]), into: &out)
             }
@@ -199,8 +199,20 @@ public struct JournalRecord: ~Copyable {
         }
     }
 
+    /// A field's console key: its name without `NOTIFYD_`, lowercased.
+    static func appendConsoleKey(_ name: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        let prefix: StaticString = "NOTIFYD_"
+        var skip = 0
+        if name.count > prefix.utf8CodeUnitCount,
+            memcmp(name.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        {
+            skip = prefix.utf8CodeUnitCount
+        }
+        appendLowercased(UnsafeBufferPointer(rebasing: name[skip...]), into: &out)
+    }
+
     /// `notifyd[pid]: `
-    private static func writeConsolePrefix(identifier: String, pid: Int32, into out: inout ByteWriter) {
+    static func writeConsolePrefix(identifier: String, pid: Int32, into out: inout ByteWriter) {
         out.append(utf8: identifier)
         out.append(UInt8(ascii: "["))
         JSON.writeInt(Int(pid), into: &out)
@@ -276,6 +288,49 @@ public struct JournalRecord: ~Copyable {
             let byte = base[i]
             out.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
             i &+= 1
+        }
+    }
+
+    // MARK: saving
+
+    /// Appends this record to `entries` (``RenderedEntries/Form/records``): its text and where its parts lie.
+    func save(into entries: RenderedEntries) {
+        let start = entries.bytes.count
+        bytes.withBytes { entries.bytes.append($0) }
+        let layoutStart = entries.layout.count
+        entries.layout.append(messageEnd)
+        entries.layout.append(lineStarts.count)
+        entries.layout.append(contentsOf: lineStarts)
+        for field in fields {
+            entries.layout.append(field.name)
+            entries.layout.append(field.value)
+            entries.layout.append(field.end)
+        }
+        entries.saved.append(
+            RenderedEntries.Saved(
+                event: event, priority: priority, fileID: fileID, line: line, function: function,
+                checksNames: checksNames, invalidFields: invalidFields, bytes: start..<entries.bytes.count,
+                layout: layoutStart..<entries.layout.count))
+    }
+
+    /// Makes this record the one saved at `index` in `entries` (``save(into:)``).
+    mutating func load(_ index: Int, of entries: RenderedEntries) {
+        let saved = entries.saved[index]
+        reset(
+            event: saved.event, priority: saved.priority, fileID: saved.fileID, line: saved.line,
+            function: saved.function, checksNames: saved.checksNames)
+        invalidFields = saved.invalidFields
+        bytes.truncate(to: 0)
+        entries.bytes.withBytes { bytes.append(UnsafeBufferPointer(rebasing: $0[saved.bytes])) }
+        var at = saved.layout.lowerBound
+        messageEnd = entries.layout[at]
+        let lineCount = entries.layout[at + 1]
+        at += 2
+        lineStarts.append(contentsOf: entries.layout[at..<(at + lineCount)])
+        at += lineCount
+        while at < saved.layout.upperBound {
+            fields.append((entries.layout[at], entries.layout[at + 1], entries.layout[at + 2]))
+            at += 3
         }
     }
 

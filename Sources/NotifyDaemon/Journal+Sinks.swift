@@ -43,6 +43,20 @@ final class ConsoleSink: JournalSink, @unchecked Sendable {
         return chunk.count >= Self.chunkSize ? flush() : 0
     }
 
+    var renderedForm: RenderedEntries.Form { .consoleLines(identifier: identifier, pid: pid) }
+
+    /// Lines rendered where they were logged go out as they are, after the lines gathered before them.
+    func write(rendered entries: RenderedEntries, using record: inout JournalRecord) -> Int {
+        guard entries.form == renderedForm else { return writeSaved(entries, using: &record) }
+        if chunk.count + entries.bytes.count <= Self.chunkSize {
+            entries.bytes.withBytes { chunk.append($0) }
+            linesInChunk += entries.count
+            return 0
+        }
+        let failed = flush()
+        return failed + (writeAll(entries.bytes) ? 0 : entries.count)
+    }
+
     func flush() -> Int {
         guard linesInChunk > 0 else { return 0 }
         let failed = writeAll(chunk) ? 0 : linesInChunk

@@ -108,13 +108,19 @@ public final class Journal: Sendable {
         enqueue(event, priority, .details(consume details), fileID, line, function)
     }
 
-    /// Queues a decision's entry, rendered on the writer thread: the details are kept in the queued entry itself,
-    /// where other details are boxed (an allocation, freed on the writer thread, for each decision).
-    func log(
-        _ event: JournalEvent, priority: Priority, details: consuming DecisionJournalDetails,
-        fileID: String = #fileID, line: Int = #line, function: String = #function
-    ) {
-        enqueue(event, priority, .decision(consume details), fileID, line, function)
+    /// The form in which the sink takes entries rendered where they are logged.
+    var renderedForm: RenderedEntries.Form { queue.renderedForm }
+
+    /// An empty buffer for entries rendered where they are logged (``JournalBatcher``), in the form the sink takes:
+    /// one the writer gave back, or a new one.
+    func emptyEntries() -> RenderedEntries {
+        queue.emptyEntries()
+    }
+
+    /// Queues entries rendered where they were logged; each counts as one entry (queued, written, dropped).
+    func submit(_ entries: RenderedEntries) {
+        guard target != .none, entries.count > 0 else { return }
+        queue.enqueue(.rendered(entries))
     }
 
     @inline(__always)
@@ -124,8 +130,10 @@ public final class Journal: Sendable {
     ) {
         guard target != .none else { return }
         queue.enqueue(
-            QueuedEntry(
-                event: event, priority: priority, content: content, fileID: fileID, line: line, function: function))
+            .one(
+                QueuedEntry(
+                    event: event, priority: priority, content: content, fileID: fileID, line: line,
+                    function: function)))
     }
 
     /// Entries dropped so far because the queue was full.
@@ -174,7 +182,6 @@ struct QueuedEntry: Sendable {
     enum Content: Sendable {
         case text(String, [String], [(String, String)])
         case details(any JournalDetails)
-        case decision(DecisionJournalDetails)
     }
 
     var event: JournalEvent
@@ -195,11 +202,20 @@ struct QueuedEntry: Sendable {
                 event: event, priority: priority, fileID: fileID, line: line, function: function,
                 checksNames: !details.fieldNamesAreKnownValid)
             details.render(into: &record)
-        case .decision(let details):
-            record.reset(
-                event: event, priority: priority, fileID: fileID, line: line, function: function,
-                checksNames: !details.fieldNamesAreKnownValid)
-            details.render(into: &record)
+        }
+    }
+}
+
+/// What the journal's queue holds: one entry, or entries rendered where they were logged.
+enum Queued: Sendable {
+    case one(QueuedEntry)
+    case rendered(RenderedEntries)
+
+    /// How many entries it holds.
+    var count: Int {
+        switch self {
+        case .one: 1
+        case .rendered(let entries): entries.count
         }
     }
 }
@@ -226,10 +242,31 @@ protocol JournalSink: AnyObject, Sendable {
     func write(_ entry: borrowing JournalRecord) -> Int
     /// Writes what is gathered, at the end of a wake-up; returns how many entries the target refused.
     func flush() -> Int
+    /// The form in which entries rendered where they are logged reach ``write(rendered:using:)``.
+    var renderedForm: RenderedEntries.Form { get }
+    /// Takes entries rendered where they were logged (`record` is scratch space); returns how many the target refused
+    /// meanwhile.
+    func write(rendered entries: RenderedEntries, using record: inout JournalRecord) -> Int
 }
 
 extension JournalSink {
     func flush() -> Int { 0 }
+
+    var renderedForm: RenderedEntries.Form { .records }
+
+    func write(rendered entries: RenderedEntries, using record: inout JournalRecord) -> Int {
+        writeSaved(entries, using: &record)
+    }
+
+    /// Writes each record saved in `entries` (``RenderedEntries/Form/records``) in turn.
+    func writeSaved(_ entries: RenderedEntries, using record: inout JournalRecord) -> Int {
+        var failed = 0
+        for index in entries.saved.indices {
+            record.load(index, of: entries)
+            failed += write(record)
+        }
+        return failed
+    }
 
     /// Writes `entries` and flushes; returns how many the target refused.
     func write(batch entries: [JournalEntry]) -> Int {
@@ -255,7 +292,12 @@ final class JournalQueue: @unchecked Sendable {
     private let progress = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let capacity: Int
     private let sink: any JournalSink
-    private var pending: [QueuedEntry] = []
+    private var pending: [Queued] = []
+    /// The entries `pending` holds (rendered ones count one by one).
+    private var pendingEntries = 0
+    /// Emptied buffers of rendered entries, for the loops to reuse (at most ``keptEntryBuffers``).
+    private var emptied: [RenderedEntries] = []
+    private static let keptEntryBuffers = 8
     private var droppedSinceReport = 0
     private var stopping = false
     private var counters = Journal.Statistics(logged: 0, written: 0, dropped: 0, failed: 0, invalidFields: 0)
@@ -289,17 +331,42 @@ final class JournalQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func enqueue(_ entry: consuming QueuedEntry) {
+    /// Queues `entry` unless the queue is full (rendered entries go in whole while it is not: they may exceed the
+    /// bound by one loop's ``JournalBatcher/maxPending``).
+    func enqueue(_ entry: consuming Queued) {
+        let count = entry.count
         pthread_mutex_lock(mutex)
-        if stopping || pending.count >= capacity {
-            counters.dropped += 1
-            droppedSinceReport += 1
+        if stopping || pendingEntries >= capacity {
+            counters.dropped += count
+            droppedSinceReport += count
+            if case .rendered(let entries) = entry { keep(entries) }
         } else {
+            let before = pendingEntries
             pending.append(consume entry)
-            counters.logged += 1
-            if !wakeDeferred ? pending.count == 1 : pending.count == capacity / 4 + 1 { pthread_cond_signal(wake) }
+            pendingEntries += count
+            counters.logged += count
+            let wakes = !wakeDeferred ? before == 0 : before <= capacity / 4 && pendingEntries > capacity / 4
+            if wakes { pthread_cond_signal(wake) }
         }
         pthread_mutex_unlock(mutex)
+    }
+
+    /// The form in which the sink takes rendered entries.
+    var renderedForm: RenderedEntries.Form { sink.renderedForm }
+
+    /// An emptied buffer of rendered entries, or a new one in the sink's form.
+    func emptyEntries() -> RenderedEntries {
+        pthread_mutex_lock(mutex)
+        let reused = emptied.popLast()
+        pthread_mutex_unlock(mutex)
+        return reused ?? RenderedEntries(form: sink.renderedForm)
+    }
+
+    /// Keeps `entries`, emptied, for reuse (the mutex held).
+    private func keep(_ entries: RenderedEntries) {
+        guard emptied.count < Self.keptEntryBuffers else { return }
+        entries.removeAll()
+        emptied.append(entries)
     }
 
     var wakesPerBatch: Bool {
@@ -357,7 +424,8 @@ final class JournalQueue: @unchecked Sendable {
 
     /// The writer thread: swap out the queued entries, write them without holding the lock.
     private func run() {
-        var batch: [QueuedEntry] = []
+        var batch: [Queued] = []
+        var written: [RenderedEntries] = []
         var record = JournalRecord()
         while true {
             pthread_mutex_lock(mutex)
@@ -371,16 +439,27 @@ final class JournalQueue: @unchecked Sendable {
                 return
             }
             swap(&batch, &pending)  // the two buffers alternate, keeping their capacity
+            pendingEntries = 0
             let dropped = droppedSinceReport
             droppedSinceReport = 0
             pthread_mutex_unlock(mutex)
 
             var invalidFields = 0
             var failed = 0
+            var entries = 0
             for queued in batch {
-                queued.render(into: &record)
-                invalidFields += record.invalidFields
-                failed += sink.write(record)
+                switch queued {
+                case .one(let entry):
+                    entry.render(into: &record)
+                    invalidFields += record.invalidFields
+                    failed += sink.write(record)
+                    entries += 1
+                case .rendered(let rendered):
+                    failed += sink.write(rendered: rendered, using: &record)
+                    invalidFields += rendered.invalidFields
+                    entries += rendered.count
+                    written.append(rendered)
+                }
             }
             if dropped > 0 {
                 Self.droppedReport(dropped).render(into: &record)
@@ -389,11 +468,13 @@ final class JournalQueue: @unchecked Sendable {
             failed += sink.flush()
 
             pthread_mutex_lock(mutex)
-            counters.written += batch.count + (dropped > 0 ? 1 : 0)
+            counters.written += entries + (dropped > 0 ? 1 : 0)
             reportsWritten += dropped > 0 ? 1 : 0
             counters.failed += failed
             counters.invalidFields += invalidFields
             batch.removeAll(keepingCapacity: true)
+            for rendered in written { keep(rendered) }
+            written.removeAll(keepingCapacity: true)
             pthread_cond_broadcast(progress)
             pthread_mutex_unlock(mutex)
         }

@@ -265,30 +265,15 @@ import Testing
     }
 
     @Test func theConsoleTargetWritesOneLinePerEntry() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer { close(fds[0]) }
-        do {
-            let journal = Journal(
-                target: .console, capacity: 8, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
+        let output = try ConsoleCapture.output { journal in
             journal.log(
                 .configLoaded, priority: .info, message: "config loaded",
                 fields: [(JournalField.config, "/etc/notifyd/notifyd.yaml")])
             journal.log(.stopping, priority: .notice, message: "stopping")
-            journal.flush()
-        }
-        close(fds[1])
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<n])
         }
         let pid = getpid()
         #expect(
-            String(decoding: bytes, as: UTF8.self)
-                == "notifyd[\(pid)]: config loaded config=/etc/notifyd/notifyd.yaml\nnotifyd[\(pid)]: stopping\n")
+            output == "notifyd[\(pid)]: config loaded config=/etc/notifyd/notifyd.yaml\nnotifyd[\(pid)]: stopping\n")
     }
 
     @Test func aBatchLargerThanOneWriteArrivesWholeAndInOrder() throws {
@@ -438,11 +423,33 @@ final class RecordingSink: JournalSink, @unchecked Sendable {
     }
 }
 
+/// What a console journal writes to a pipe while `body` logs through it (flushed before the pipe is read).
+enum ConsoleCapture {
+    static func output(capacity: Int = 8, _ body: (Journal) -> Void) throws -> String {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw StoreTestFailure(message: "pipe: errno \(errno)") }
+        defer { close(fds[0]) }
+        do {
+            let journal = Journal(
+                target: .console, capacity: capacity, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
+            body(journal)
+            journal.flush()
+        }
+        close(fds[1])
+        return String(decoding: StoreTestFileReader.readToEnd(fds[0]), as: UTF8.self)
+    }
+}
+
 enum StoreTestFileReader {
     static func text(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw StoreTestFailure(message: "open \(path): errno \(errno)") }
         defer { close(fd) }
+        return String(decoding: readToEnd(fd), as: UTF8.self)
+    }
+
+    /// Everything `fd` gives until its end (or an error).
+    static func readToEnd(_ fd: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -450,6 +457,6 @@ enum StoreTestFileReader {
             guard n > 0 else { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -83,6 +83,7 @@ import Varlink
 
         /// The journal's entries so far.
         func entries() -> [JournalEntry] {
+            service.loopJournal.submit()
             service.journal.flush()
             return sink.entries
         }

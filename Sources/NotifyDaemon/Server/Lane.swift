@@ -26,13 +26,12 @@ final class SharedConfig: Sendable {
     }
 }
 
-/// A dry run a lane answered, for the main loop's service to count, journal, keep and stream to its monitors.
+/// A dry run a lane answered (and journaled), for the main loop's service to count, keep and stream to its monitors.
 struct LaneDecision {
-    let decision: Decision
+    let id: String
+    let outcome: Decision.Outcome
     let text: JSONText
-    let link: String?
     let format: PayloadFormat
-    let peerUID: UInt32
     /// From the call's arrival to its answer.
     let nanoseconds: UInt64
 }
@@ -118,13 +117,13 @@ final class Lane: @unchecked Sendable {
     let index: Int
 
     /// Lane `index` reporting to `reports`; `nil` when its loop or mailbox cannot be made.
-    init?(index: Int, settings: Settings, config: SharedConfig, reports: Mailbox<LaneReport>) {
+    init?(index: Int, settings: Settings, config: SharedConfig, journal: Journal, reports: Mailbox<LaneReport>) {
         guard let loop = try? EventLoop(), let orders = Mailbox<LaneOrder>() else { return nil }
         self.index = index
         self.loop = loop
         self.orders = orders
         handler = LaneHandler(
-            config: config, lane: index, reports: reports, maxMessageBytes: settings.maxMessageBytes)
+            config: config, lane: index, journal: journal, reports: reports, maxMessageBytes: settings.maxMessageBytes)
         server = Server(loop: loop, listenFD: -1, settings: settings, handler: handler)
         handler.serverReference = Uncounted(server)
         server.migrate = { connection in reports.post(.migrated(connection)) }
@@ -137,6 +136,8 @@ final class Lane: @unchecked Sendable {
             try loop.register(orders.descriptor, events: Poll.input) { [me = Uncounted(self)] _ in
                 me.value.obey()
             }
+            // After the server's own hook has written the turn's replies: the turn's entries go to the journal.
+            loop.afterEachBatch { [handler] in handler.loopJournal.submit() }
         } catch {
             return false
         }
@@ -168,6 +169,7 @@ final class Lane: @unchecked Sendable {
                 let reports = handler.reports
                 server.beginStop { reports.post(.drained) }
             case .end:
+                handler.loopJournal.submit()
                 handler.reports.post(.ended(cut: server.closeAll()))
                 loop.stop()
             case .ping(let sequence):
@@ -185,6 +187,8 @@ final class LaneHandler: CallHandler {
     /// Which lane this is: its copy of the config.
     let lane: Int
     let reports: Mailbox<LaneReport>
+    /// The lane's entries: its decisions are rendered on its thread as it makes them.
+    let loopJournal: JournalBatcher
     let maxMessageBytes: Int
     /// Set once the lane's server exists; both live as long as the lane.
     var serverReference: Uncounted<Server>?
@@ -192,9 +196,10 @@ final class LaneHandler: CallHandler {
     private var writer = ByteWriter(capacity: 2048)
     private let description = RouterService.serviceDescription()
 
-    init(config: SharedConfig, lane: Int, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
+    init(config: SharedConfig, lane: Int, journal: Journal, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
         self.config = config
         self.lane = lane
+        self.loopJournal = JournalBatcher(journal: journal)
         self.reports = reports
         self.maxMessageBytes = maxMessageBytes
     }
@@ -249,10 +254,14 @@ final class LaneHandler: CallHandler {
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText(reusing: &writer)
         if !call.oneway { outbox.enqueue(.ready(.decision(text)), to: connection) }
+        let (id, outcome) = (decision.id, decision.outcome)
+        loopJournal.log(
+            .decisionMade, priority: .info,
+            details: DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: connection.peer.uid))
         reports.post(
             .decision(
                 LaneDecision(
-                    decision: decision, text: text, link: link, format: format, peerUID: connection.peer.uid,
+                    id: id, outcome: outcome, text: text, format: format,
                     nanoseconds: Sys.monotonicNanoseconds() &- start)))
         return true
     }
@@ -269,8 +278,10 @@ final class LaneHandler: CallHandler {
         reports.post(.closed(uid: connection.peer.uid))
     }
 
-    /// A lane commits nothing: every reply it queues is ready.
-    func endBatch() {}
+    /// A lane commits nothing: every reply it queues is ready. Its entries go to the journal.
+    func endBatch() {
+        loopJournal.submit()
+    }
 
     func outcome(ofBatch number: UInt64) -> Bool? { true }
 
@@ -310,7 +321,10 @@ final class LaneHub {
         let config = SharedConfig(service.config, lanes: count)
         var lanes: [Lane] = []
         for index in 0..<count {
-            guard let lane = Lane(index: index, settings: settings, config: config, reports: reports), lane.start()
+            guard
+                let lane = Lane(
+                    index: index, settings: settings, config: config, journal: service.journal, reports: reports),
+                lane.start()
             else {
                 for started in lanes {
                     started.send(.end)

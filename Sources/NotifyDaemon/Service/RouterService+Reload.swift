@@ -19,7 +19,7 @@ extension RouterService {
         case .success(let loaded):
             let generation = config.generation + 1
             config = ActiveConfig(loaded, generation: generation)
-            journal.log(
+            loopJournal.log(
                 .configLoaded, priority: .info,
                 message: "config \(settings.configPath) loaded (generation \(generation), "
                     + "\(loaded.graph.coordinators.count) coordinators, \(loaded.warnings.count) warnings)",
@@ -28,7 +28,7 @@ extension RouterService {
             return ["generation": .int(generation), "warnings": .array(config.warnings.map(JSON.string))]
         case .failure(let problems):
             let findings = problems.findings
-            journal.log(
+            loopJournal.log(
                 .configRejected, priority: .error,
                 message: "config \(settings.configPath) rejected (\(Self.problems(findings.count))), "
                     + "still serving generation \(config.generation):",

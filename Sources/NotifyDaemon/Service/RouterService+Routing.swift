@@ -110,7 +110,7 @@ extension RouterService {
                 (JournalField.peerUID, String(connection.peer.uid)),
             ]
             if let device = p.device { fields.append((JournalField.device, device)) }
-            journal.log(.payloadRejected, priority: .notice, message: "payload rejected: \(error)", fields: fields)
+            loopJournal.log(.payloadRejected, priority: .notice, message: "payload rejected: \(error)", fields: fields)
             if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
                 throw VarlinkError.payloadTooLarge(size: size, max: max)
             }
@@ -156,7 +156,7 @@ extension RouterService {
             (JournalField.peerUID, String(connection.peer.uid)),
         ]
         if let device { fields.append((JournalField.device, device)) }
-        journal.log(.payloadRejected, priority: .notice, message: "no route: \(error)", fields: fields)
+        loopJournal.log(.payloadRejected, priority: .notice, message: "no route: \(error)", fields: fields)
         return VarlinkError.noRoute(link: error.link)
     }
 
@@ -277,14 +277,14 @@ extension RouterService {
     func journalNotSaved(_ batch: [DecisionJournalDetails], failure: StoreError) {
         for var details in batch {
             details.notSaved = failure.description
-            journal.log(.decisionNotSaved, priority: .error, details: details)
+            loopJournal.log(.decisionNotSaved, priority: .error, details: details)
         }
     }
 
     func countAndJournal(_ details: consuming DecisionJournalDetails) {
         stats.decisions += 1
         stats.byOutcome.add(details.decision.outcome)
-        journal.log(.decisionMade, priority: .info, details: consume details)
+        loopJournal.log(.decisionMade, priority: .info, details: details)
     }
 
     /// The device's state: from the cache, else the store; `nil` for a device never seen, or one whose state does
@@ -312,7 +312,7 @@ extension RouterService {
             }
         } catch {
             stats.storeFailures += 1
-            journal.log(
+            loopJournal.log(
                 .stateStoreError, priority: .error, message: "cannot read state of \(device): \(error)",
                 fields: [(JournalField.device, device), (JournalField.reason, error.description)])
             throw VarlinkError.stateUnreadable(reason: "the state of device \(device) could not be read: \(error)")
@@ -330,7 +330,7 @@ extension RouterService {
             return state
         } catch {
             cache[device] = nil
-            journal.log(
+            loopJournal.log(
                 .stateStoreError, priority: .warning,
                 message: "saved state of \(device) does not fit the loaded graph (\(error)); starting cold",
                 fields: [(JournalField.device, device), (JournalField.reason, error.description)])
@@ -368,8 +368,12 @@ struct DecisionJournalDetails: JournalDetails {
     /// Its fields are named by ``JournalField`` constants only.
     var fieldNamesAreKnownValid: Bool { true }
 
-    /// "routed cart.offer(id: …) for D (dry run)", then the fields, written as bytes (no text built on the way).
     func render(into entry: inout JournalRecord) {
+        write(into: &entry)
+    }
+
+    /// "routed cart.offer(id: …) for D (dry run)", then the fields, written as bytes (no text built on the way).
+    func write<Writer: JournalEntryWriter & ~Copyable>(into entry: inout Writer) {
         let page = decision.page
         let device = decision.device
         var description = 0..<0

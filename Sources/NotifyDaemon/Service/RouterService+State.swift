@@ -42,7 +42,7 @@ extension RouterService {
             return devices.count
         } catch {
             stats.storeFailures += 1
-            journal.log(
+            loopJournal.log(
                 .stateStoreError, priority: .error, message: "cannot prune expired pending links: \(error)",
                 fields: [(JournalField.reason, error.description)])
             return 0

@@ -59,6 +59,9 @@ extension ActiveConfig {
 final class RouterService: CallHandler {
     let settings: Settings
     let journal: Journal
+    /// This loop's entries: its decisions are rendered here as they are made, and go to the journal's writer at the
+    /// end of each batch, after the other entries this service logged before them.
+    let loopJournal: JournalBatcher
     let store: StateStore?
     let description: ServiceDescription
     var config: ActiveConfig {
@@ -108,6 +111,7 @@ final class RouterService: CallHandler {
     init(settings: Settings, journal: Journal, store: StateStore?, config: LoadedConfig) {
         self.settings = settings
         self.journal = journal
+        self.loopJournal = JournalBatcher(journal: journal)
         self.store = store
         self.config = ActiveConfig(config, generation: 1)
         self.description = Self.serviceDescription()
@@ -216,18 +220,21 @@ final class RouterService: CallHandler {
 
     /// Journals a protocol violation that closed a connection of `uid`.
     func journalViolation(_ error: VarlinkProtocolError, uid: UInt32) {
-        journal.log(
+        loopJournal.log(
             .payloadRejected, priority: .warning, message: "closing connection of uid \(uid): \(error)",
             fields: [(JournalField.peerUID, String(uid)), (JournalField.reason, error.description)])
     }
 
-    /// A dry run a lane answered: counted, journaled, kept and streamed here as one made on this loop.
+    /// A dry run a lane answered (and journaled): counted, kept and streamed here as one made on this loop.
     func laneDecision(_ made: LaneDecision) {
         stats.requests += 1
         stats.laneDecisions += 1
         stats.latency.record(nanoseconds: made.nanoseconds)
         stats.byFormat.add(made.format)
-        record(made.decision, text: made.text, link: made.link, dryRun: true, peerUID: made.peerUID)
+        stats.decisions += 1
+        stats.byOutcome.add(made.outcome)
+        if !monitors.isEmpty { batchDecisions.append(made.text) }
+        recent.append(id: made.id, device: nil, text: made.text)
     }
 
     /// Ends the batch when decisions wait for the monitors (``LaneHub/collect()`` calls it): their replies are then
@@ -272,6 +279,7 @@ final class RouterService: CallHandler {
     /// behind the commit. Without a worker, with nothing to write, or with a few writes only
     /// (``inlineCommitWrites``) and the worker idle, the batch is committed and settled at once.
     func endBatch() {
+        defer { loopJournal.submit() }
         finishInFlight(wait: false)
         guard !writes.isEmpty || !batchDecisions.isEmpty || !batchJournal.isEmpty else { return }
         guard let worker, !writes.isEmpty, store != nil else {
@@ -337,7 +345,7 @@ final class RouterService: CallHandler {
         do {
             reader = try store.makeReader()
         } catch {
-            journal.log(
+            loopJournal.log(
                 .stateStoreError, priority: .warning,
                 message: "states the cache lacks are read after the commit that runs: \(error)",
                 fields: [(JournalField.reason, error.description)])
@@ -356,7 +364,7 @@ final class RouterService: CallHandler {
                     fields: [(JournalField.reason, error.description)])
             }
         } catch {
-            journal.log(
+            loopJournal.log(
                 .stateStoreError, priority: .warning,
                 message: "checkpoints run on the committing thread: \(error)",
                 fields: [(JournalField.reason, error.description)])
@@ -369,6 +377,7 @@ final class RouterService: CallHandler {
         worker?.stop()
         worker = nil
         reader = nil  // closed before the store's connection, which, closing last, removes the log
+        loopJournal.submit()
     }
 
     /// True while the worker commits batches (the store is its own until then).
@@ -439,7 +448,7 @@ final class RouterService: CallHandler {
         if failedBatches.count > 64 { failedBatches.removeFirst(failedBatches.count - 64) }
         // The cached states of this batch were never saved: forget them so the next request reads the store.
         for device in batch.devices { cache[device] = nil }
-        journal.log(
+        loopJournal.log(
             .stateStoreError, priority: .error, message: "state not saved: \(failure)",
             fields: [(JournalField.reason, failure.description)])
         journalNotSaved(batch.journal, failure: failure)
