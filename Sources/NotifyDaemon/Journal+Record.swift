@@ -268,6 +268,36 @@ public struct JournalRecord: ~Copyable {
         return false
     }
 
+    /// Whether `bytes` are plain (printable ASCII without a backslash: ``Journal/isPlain(_:)``) and whether they hold
+    /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, eight bytes at a time.
+    static func consoleValueNeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> (plain: Bool, quoted: Bool) {
+        guard let base = bytes.baseAddress else { return (true, false) }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
+        var plain = true
+        var quoted = false
+        var i = 0
+        while i &+ 8 <= bytes.count {
+            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if plain, !Journal.isPlain(word: w) { plain = false }
+            // A word holds a zero byte exactly when (x - 1) & ~x has a high bit set, whatever its other bytes.
+            if !quoted,
+                zeroBytes(w ^ (0x20 &* ones)) | zeroBytes(w ^ (0x22 &* ones)) | zeroBytes(w ^ (0x3D &* ones)) != 0
+            {
+                quoted = true
+            }
+            i &+= 8
+        }
+        while i < bytes.count {
+            let b = base[i]
+            if b &- 0x20 >= 0x5F || b == 0x5C { plain = false }
+            if b == 0x20 || b == 0x22 || b == 0x3D { quoted = true }
+            i &+= 1
+        }
+        return (plain, quoted)
+    }
+
     /// Appends `name` (ASCII: a field name) with its capital letters lowercased, eight bytes at a time.
     static func appendLowercased(_ name: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         guard let base = name.baseAddress else { return }

@@ -79,16 +79,48 @@ protocol JournalEntryWriter: ~Copyable {
     /// where `write` put them, and a field can copy part of them (``field(_:copyingMessageBytes:)``).
     @discardableResult
     mutating func writeMessage(_ write: (inout ByteWriter) -> Void) -> Bool
-    /// Adds the field `name` whose value is the message's bytes at `range`: offsets in the buffer that
+    /// Adds the field `key` whose value is the message's bytes at `range`: offsets in the buffer that
     /// ``writeMessage(_:)`` handed its closure, which then answered true.
-    mutating func field(_ name: String, copyingMessageBytes range: Range<Int>)
-    /// Adds the field `name` whose value `write` writes, escaped.
-    mutating func field(_ name: String, writing write: (inout ByteWriter) -> Void)
-    /// Adds the field `name=value`.
-    mutating func field(_ name: String, _ value: String)
+    mutating func field(_ key: JournalKey, copyingMessageBytes range: Range<Int>)
+    /// Adds the field `key` whose value `write` writes, escaped.
+    mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void)
+    /// Adds the field `key` with `value`.
+    mutating func field(_ key: JournalKey, _ value: String)
 }
 
-extension JournalRecord: JournalEntryWriter {}
+/// A field of a decision's journal entry: its journald name, and its console key (the name without `NOTIFYD_`,
+/// lowercased) spelled out once, so that a console line does not make the key again for every entry. A test checks
+/// each key against the name.
+struct JournalKey: Sendable {
+    let name: String
+    let consoleKey: StaticString
+
+    static let decisionID = JournalKey(name: JournalField.decisionID, consoleKey: "decision_id")
+    static let outcome = JournalKey(name: JournalField.outcome, consoleKey: "outcome")
+    static let page = JournalKey(name: JournalField.page, consoleKey: "page")
+    static let path = JournalKey(name: JournalField.path, consoleKey: "path")
+    static let peerUID = JournalKey(name: JournalField.peerUID, consoleKey: "peer_uid")
+    static let device = JournalKey(name: JournalField.device, consoleKey: "device")
+    static let source = JournalKey(name: JournalField.source, consoleKey: "source")
+    static let link = JournalKey(name: JournalField.link, consoleKey: "link")
+    static let reason = JournalKey(name: JournalField.reason, consoleKey: "reason")
+    /// Every key above.
+    static let all = [decisionID, outcome, page, path, peerUID, device, source, link, reason]
+}
+
+extension JournalRecord: JournalEntryWriter {
+    mutating func field(_ key: JournalKey, copyingMessageBytes range: Range<Int>) {
+        field(key.name, copyingMessageBytes: range)
+    }
+
+    mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void) {
+        field(key.name, writing: write)
+    }
+
+    mutating func field(_ key: JournalKey, _ value: String) {
+        field(key.name, value)
+    }
+}
 
 /// The console lines of entries, written directly: the same line ``JournalRecord/writeConsoleLine(identifier:pid:into:)``
 /// writes for an entry's record, without the record. Only for entries whose field names are ``JournalField`` constants
@@ -120,23 +152,23 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
         return JournalRecord.escapeTail(of: &bytes, from: start)
     }
 
-    mutating func field(_ name: String, copyingMessageBytes range: Range<Int>) {
-        field(name) { $0.appendCopy(of: range) }
+    mutating func field(_ key: JournalKey, copyingMessageBytes range: Range<Int>) {
+        field(key) { $0.appendCopy(of: range) }
     }
 
-    mutating func field(_ name: String, writing write: (inout ByteWriter) -> Void) {
+    mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void) {
         bytes.append(UInt8(ascii: " "))
-        var name = name
-        name.withUTF8 { JournalRecord.appendConsoleKey($0, into: &bytes) }
+        bytes.append(key.consoleKey)
         bytes.append(UInt8(ascii: "="))
         let start = bytes.count
         write(&bytes)
-        JournalRecord.escapeTail(of: &bytes, from: start)
-        let quoted = bytes.withBytes {
-            let value = UnsafeBufferPointer(rebasing: $0[start...])
-            return value.isEmpty || JournalRecord.needsConsoleQuotes(value)
+        // One look at the value answers both questions: does it need escaping, does it need quotes. Escaping adds no
+        // space, quote or `=`, so the answer to the second stands for the escaped value.
+        let (plain, quoted) = bytes.withBytes {
+            JournalRecord.consoleValueNeeds(UnsafeBufferPointer(rebasing: $0[start...]))
         }
-        guard quoted else { return }
+        if !plain { JournalRecord.escapeTail(of: &bytes, from: start) }
+        guard quoted || bytes.count == start else { return }
         // Quoted: the value is written again, from a copy, as the console writes a value that needs quotes.
         let length = bytes.count - start
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { copy in
@@ -148,8 +180,8 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
         }
     }
 
-    mutating func field(_ name: String, _ value: String) {
-        field(name) { $0.append(utf8: value) }
+    mutating func field(_ key: JournalKey, _ value: String) {
+        field(key) { $0.append(utf8: value) }
     }
 }
 

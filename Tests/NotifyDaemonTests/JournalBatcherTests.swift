@@ -47,6 +47,38 @@ import Testing
         }
     }
 
+    @Test func eachKeysConsoleSpellingIsTheOneTheConsoleMakesOfItsName() {
+        for key in JournalKey.all {
+            var made = ByteWriter()
+            var name = key.name
+            name.withUTF8 { JournalRecord.appendConsoleKey($0, into: &made) }
+            let spelled = key.consoleKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+            #expect(made.withBytes { String(decoding: $0, as: UTF8.self) } == spelled, "\(key.name)")
+        }
+        #expect(Set(JournalKey.all.map(\.name)).count == JournalKey.all.count)
+    }
+
+    /// One pass answers what ``Journal/isPlain(_:)`` and ``JournalRecord/needsConsoleQuotes(_:)`` answer, for values
+    /// of every length up to 40 with the bytes that matter (and some that do not) at every place.
+    @Test func oneLookAtAValueAnswersBothOfTheConsolesQuestions() {
+        let bytes: [UInt8] = [0x61, 0x20, 0x22, 0x3D, 0x5C, 0x0A, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xFF, 0x21, 0x7E]
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...40 {
+            for _ in 0..<200 {
+                var value = [UInt8](repeating: 0x61, count: length)
+                // Mostly plain letters, with a few of the bytes above placed at random.
+                for _ in 0..<Int.random(in: 0...2, using: &generator) where length > 0 {
+                    value[Int.random(in: 0..<length, using: &generator)] = bytes.randomElement(using: &generator)!
+                }
+                value.withUnsafeBufferPointer { buffer in
+                    let answer = JournalRecord.consoleValueNeeds(buffer)
+                    #expect(answer.plain == Journal.isPlain(buffer), "\(value)")
+                    #expect(answer.quoted == JournalRecord.needsConsoleQuotes(buffer), "\(value)")
+                }
+            }
+        }
+    }
+
     @Test func aLoopsEntriesReachTheSinkInTheOrderItLoggedThem() throws {
         let sink = RecordingSink()
         let journal = Journal(target: .console, capacity: 16, sink: sink)

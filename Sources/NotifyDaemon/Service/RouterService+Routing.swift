@@ -390,14 +390,14 @@ struct DecisionJournalDetails: JournalDetails {
             }
             if dryRun { out.append(" (dry run)") }
         }
-        entry.field(JournalField.decisionID, decision.id)
-        entry.field(JournalField.outcome, decision.outcome.rawValue)
+        entry.field(JournalKey.decisionID, decision.id)
+        entry.field(JournalKey.outcome, decision.outcome.rawValue)
         if plain {
-            entry.field(JournalField.page, copyingMessageBytes: description)  // written once
+            entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
         } else {
-            entry.field(JournalField.page) { page.writeDescription(into: &$0) }
+            entry.field(JournalKey.page) { page.writeDescription(into: &$0) }
         }
-        entry.field(JournalField.path) { out in
+        entry.field(JournalKey.path) { out in
             var first = true
             decision.forEachPathName { name in
                 if !first { out.append(UInt8(ascii: "/")) }
@@ -405,16 +405,16 @@ struct DecisionJournalDetails: JournalDetails {
                 out.append(utf8: name)
             }
         }
-        entry.field(JournalField.peerUID) { JSON.writeInt(Int(peerUID), into: &$0) }
-        if let device { entry.field(JournalField.device, device) }
+        entry.field(JournalKey.peerUID) { JSON.writeInt(Int(peerUID), into: &$0) }
+        if let device { entry.field(JournalKey.device, device) }
         if let source = decision.source {
-            entry.field(JournalField.source) { out in
+            entry.field(JournalKey.source) { out in
                 out.append(utf8: source.format)
                 out.append(UInt8(ascii: ":"))
                 out.append(utf8: source.field)
             }
         }
-        if let link { entry.field(JournalField.link, link) }
-        if let notSaved { entry.field(JournalField.reason, notSaved) }
+        if let link { entry.field(JournalKey.link, link) }
+        if let notSaved { entry.field(JournalKey.reason, notSaved) }
     }
 }
