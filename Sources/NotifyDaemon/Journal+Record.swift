@@ -271,31 +271,40 @@ public struct JournalRecord: ~Copyable {
     /// Whether `bytes` are plain (printable ASCII without a backslash: ``Journal/isPlain(_:)``) and whether they hold
     /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, eight bytes at a time.
     static func consoleValueNeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> (plain: Bool, quoted: Bool) {
-        guard let base = bytes.baseAddress else { return (true, false) }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return (true, false) }
+        let raw = UnsafeRawPointer(base)
+        var plain = true
+        var quotes: UInt64 = 0
+        if bytes.count < 8 {
+            // The bytes in a word padded with "a", which is plain and needs no quotes.
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: bytes.count) }
+            return (Journal.isPlain(word: word), quoteBytes(word) != 0)
+        }
+        var i = 0
+        while i &+ 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            plain = plain && Journal.isPlain(word: word)
+            quotes |= quoteBytes(word)
+            i &+= 8
+        }
+        if i < bytes.count {
+            // The last eight bytes, some of them looked at already: the answers only add up.
+            let word = raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)
+            plain = plain && Journal.isPlain(word: word)
+            quotes |= quoteBytes(word)
+        }
+        return (plain, quotes != 0)
+    }
+
+    /// Nonzero when `word` holds a space, a quote or `=`: a word holds a zero byte exactly when (x - 1) & ~x has a
+    /// high bit set, whatever its other bytes.
+    @inline(__always)
+    private static func quoteBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & high }
-        var plain = true
-        var quoted = false
-        var i = 0
-        while i &+ 8 <= bytes.count {
-            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if plain, !Journal.isPlain(word: w) { plain = false }
-            // A word holds a zero byte exactly when (x - 1) & ~x has a high bit set, whatever its other bytes.
-            if !quoted,
-                zeroBytes(w ^ (0x20 &* ones)) | zeroBytes(w ^ (0x22 &* ones)) | zeroBytes(w ^ (0x3D &* ones)) != 0
-            {
-                quoted = true
-            }
-            i &+= 8
-        }
-        while i < bytes.count {
-            let b = base[i]
-            if b &- 0x20 >= 0x5F || b == 0x5C { plain = false }
-            if b == 0x20 || b == 0x22 || b == 0x3D { quoted = true }
-            i &+= 1
-        }
-        return (plain, quoted)
+        return zeroBytes(word ^ (0x20 &* ones)) | zeroBytes(word ^ (0x22 &* ones)) | zeroBytes(word ^ (0x3D &* ones))
     }
 
     /// Appends `name` (ASCII: a field name) with its capital letters lowercased, eight bytes at a time.
