@@ -138,10 +138,11 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
         self.pid = pid
     }
 
-    /// Writes one entry's line: `notifyd[pid]: `, what `write` writes (its message, then its fields), a newline.
-    mutating func line(_ write: (inout ConsoleLines) -> Void) {
+    /// Writes the line of a decision's entry: `notifyd[pid]: `, its message and its fields, a newline. (The details
+    /// are borrowed, not captured by a closure: a closure would copy them.)
+    mutating func line(_ details: borrowing DecisionJournalDetails) {
         JournalRecord.writeConsolePrefix(identifier: identifier, pid: pid, into: &bytes)
-        write(&self)
+        details.write(into: &self)
         bytes.append(UInt8(ascii: "\n"))
         count += 1
     }
@@ -215,7 +216,7 @@ final class JournalBatcher {
     ) {
         guard journal.target != .none else { return }
         if lines != nil {
-            lines!.line { details.write(into: &$0) }
+            lines!.line(details)
             if lines!.count >= Self.maxPending { submit() }
             return
         }

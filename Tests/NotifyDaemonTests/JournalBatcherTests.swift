@@ -36,11 +36,12 @@ import Testing
             ("x=y", "d\u{1B}[31m", "shop://offers/\"q\""), ("", "", ""), ("tab\there", "\u{85}", "shop://é"),
         ] as [(String, String?, String?)])
     func consoleLinesWrittenDirectlyAreTheLinesOfTheRecord(code: String, device: String?, link: String?) {
-        for dryRun in [false, true] {
-            let details = Self.details(code: code, device: device, link: link, dryRun: dryRun)
+        for (dryRun, notSaved) in [(false, nil), (true, nil), (false, "the store is \"full\" = 1\n")] {
+            var details = Self.details(code: code, device: device, link: link, dryRun: dryRun)
+            details.notSaved = notSaved
             var lines = ConsoleLines(identifier: "notifyd", pid: 1)
-            lines.line { details.write(into: &$0) }
-            lines.line { details.write(into: &$0) }
+            lines.line(details)
+            lines.line(details)
             let written = lines.bytes.withBytes { String(decoding: $0, as: UTF8.self) }
             #expect(lines.count == 2)
             #expect(written == String(repeating: Self.recordLine(details), count: 2))

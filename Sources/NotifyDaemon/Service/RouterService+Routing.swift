@@ -374,12 +374,17 @@ struct DecisionJournalDetails: JournalDetails {
 
     /// "routed cart.offer(id: …) for D (dry run)", then the fields, written as bytes (no text built on the way).
     func write<Writer: JournalEntryWriter & ~Copyable>(into entry: inout Writer) {
+        // The closures below capture these locals only: one that used a stored property would capture the details
+        // whole, and copy them (their references counted) twice for each entry.
+        let decision = decision
         let page = decision.page
         let device = decision.device
+        let outcome = decision.outcome
+        let (dryRun, notSaved, peerUID) = (dryRun, notSaved != nil, peerUID)
         var description = 0..<0
         let plain = entry.writeMessage { out in
-            if notSaved != nil { out.append("not saved, the client was told StateNotSaved: ") }
-            out.append(utf8: decision.outcome.rawValue)
+            if notSaved { out.append("not saved, the client was told StateNotSaved: ") }
+            out.append(utf8: outcome.rawValue)
             out.append(UInt8(ascii: " "))
             let start = out.count
             page.writeDescription(into: &out)
@@ -391,7 +396,7 @@ struct DecisionJournalDetails: JournalDetails {
             if dryRun { out.append(" (dry run)") }
         }
         entry.field(JournalKey.decisionID, decision.id)
-        entry.field(JournalKey.outcome, decision.outcome.rawValue)
+        entry.field(JournalKey.outcome, outcome.rawValue)
         if plain {
             entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
         } else {
@@ -415,6 +420,6 @@ struct DecisionJournalDetails: JournalDetails {
             }
         }
         if let link { entry.field(JournalKey.link, link) }
-        if let notSaved { entry.field(JournalKey.reason, notSaved) }
+        if let reason = self.notSaved { entry.field(JournalKey.reason, reason) }
     }
 }
