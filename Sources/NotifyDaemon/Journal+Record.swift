@@ -248,16 +248,9 @@ public struct JournalRecord: ~Copyable {
     /// True when `bytes` hold a space, a quote or `=`: looked for eight bytes at a time.
     static func needsConsoleQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        // A byte of `x` is zero when (x - 1) & ~x has its high bit set (a borrow marks bytes above a zero one only).
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
         var i = 0
         while i &+ 8 <= bytes.count {
-            let w = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if hasZeroByte(w ^ (0x20 &* ones)) || hasZeroByte(w ^ (0x22 &* ones)) || hasZeroByte(w ^ (0x3D &* ones)) {
-                return true
-            }
+            if quoteBytes(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { return true }
             i &+= 8
         }
         while i < bytes.count {

@@ -42,15 +42,13 @@ final class RenderedEntries: @unchecked Sendable {
         self.form = form
     }
 
-    /// Adds the entry `record` holds.
+    /// Adds the entry `record` holds (``Form/records``; console lines are written by ``ConsoleLines`` and taken
+    /// whole, ``take(_:)``).
     func add(_ record: borrowing JournalRecord) {
+        precondition(form == .records, "records are added to entries kept as records only")
         count += 1
         invalidFields += record.invalidFields
-        switch form {
-        case .consoleLines(let identifier, let pid):
-            record.writeConsoleLine(identifier: identifier, pid: pid, into: &bytes)
-        case .records: record.save(into: self)
-        }
+        record.save(into: self)
     }
 
     /// Takes the lines written in `lines` (``Form/consoleLines``; it is left empty, with this buffer's capacity).
