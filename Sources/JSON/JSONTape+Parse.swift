@@ -1,3 +1,5 @@
+import CPlainBytes
+
 /// Reads a document onto a tape's nodes: the checks of ``JSONParser`` (the same UTF-8, escape, number and depth
 /// rules, no duplicate keys), but nothing built, and each node written through a pointer.
 ///
@@ -48,6 +50,14 @@ struct TapeParser {
 
     @inline(__always)
     mutating func skipWhitespace() {
+        // Most documents have no space between their tokens: one look at the next byte.
+        guard index < count, bytes[index] <= 0x20 else { return }
+        skipSpaces()
+    }
+
+    /// Steps over the whitespace at `index`.
+    @inline(never)
+    mutating func skipSpaces() {
         while index < count {
             let b = bytes[index]
             guard b <= 0x20, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
@@ -121,6 +131,16 @@ struct TapeParser {
         }
     }
 
+    /// Reads a member's or an element's value: a string, as most are, here (no call of ``value()`` for it),
+    /// anything else through ``value()``.
+    @inline(__always)
+    mutating func memberValue() throws(Stop) {
+        guard index < count, bytes[index] == UInt8(ascii: "\"") else { return try value() }
+        var string = try string()
+        string.next = Int32(truncatingIfNeeded: nodeCount &+ 1)
+        append(string)
+    }
+
     /// Reads `word` at `index`.
     @inline(__always)
     mutating func literal(_ word: StaticString) throws(Stop) {
@@ -132,8 +152,9 @@ struct TapeParser {
 
     /// Reads a string at `index` (its opening quote) as a node whose `next` is still to be set.
     ///
-    /// Plain runs are skipped eight bytes at a time; the byte loop looks only at the first quote, backslash or
-    /// control character of a run, or at the last few bytes of the document.
+    /// Plain runs are skipped sixteen bytes at a time (``PlainBytes/skipWords(in:from:to:high:)``); the byte loop
+    /// looks only at the first quote, backslash or control character of a run, or at the last few bytes of the
+    /// document.
     @inline(__always)
     mutating func string() throws(Stop) -> JSONTape.Node {
         let start = index &+ 1
@@ -276,19 +297,21 @@ struct TapeParser {
         } else {
             while true {
                 guard index < count, bytes[index] == UInt8(ascii: "\"") else { throw .leftToTree }
-                var key = try string()
-                guard key.kind == .string else { throw .leftToTree }  // an escaped key
+                var key = try key()
                 members &+= 1
                 guard members <= JSONTape.maxObjectMembers else { throw .leftToTree }
-                key.bits = keyPrefix(start: Int(key.start), length: Int(key.length))
                 if isDuplicate(key, amongKeysFrom: head &+ 1) { throw .leftToTree }
                 key.next = Int32(truncatingIfNeeded: nodeCount &+ 1)
                 append(key)
+                if index < count, bytes[index] == UInt8(ascii: ":") {
+                    index &+= 1  // the common case: no space before the colon
+                } else {
+                    skipWhitespace()
+                    guard index < count, bytes[index] == UInt8(ascii: ":") else { throw .leftToTree }
+                    index &+= 1
+                }
                 skipWhitespace()
-                guard index < count, bytes[index] == UInt8(ascii: ":") else { throw .leftToTree }
-                index &+= 1
-                skipWhitespace()
-                try value()
+                try memberValue()
                 if try separator(closing: UInt8(ascii: "}")) { break }
             }
         }
@@ -302,7 +325,7 @@ struct TapeParser {
             index &+= 1
         } else {
             while true {
-                try value()
+                try memberValue()
                 elements &+= 1
                 if try separator(closing: UInt8(ascii: "]")) { break }
             }
@@ -311,6 +334,32 @@ struct TapeParser {
     }
 
     // MARK: keys
+
+    /// Reads a key at `index` (its opening quote) as a plain string's node whose `bits` are its first eight bytes
+    /// (``keyPrefix(start:length:)``) and whose `next` is still to be set; an escaped key stops the reading.
+    ///
+    /// Most keys are ASCII and shorter than sixteen bytes: the sixteen bytes looked at first hold the whole key and
+    /// its closing quote, and the key's first eight bytes are the prefix, with no second look at the key.
+    @inline(__always)
+    mutating func key() throws(Stop) -> JSONTape.Node {
+        let start = index &+ 1
+        if start &+ 16 <= count {
+            var nonASCII: UInt32 = 0
+            let marks = notifyd_special16(bytes + start, &nonASCII)
+            let length = marks.trailingZeroBitCount  // 32 when none is marked
+            if length < 16, bytes[start &+ length] == UInt8(ascii: "\""), nonASCII & ((1 &<< UInt32(length)) &- 1) == 0
+            {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self))
+                let prefix = length >= 8 ? word : length == 0 ? 0 : word & (~UInt64(0) &>> UInt64(64 &- 8 &* length))
+                index = start &+ length &+ 1
+                return node(.string, start: start, length: length, next: 0, flag: true, bits: prefix)
+            }
+        }
+        var key = try string()
+        guard key.kind == .string else { throw .leftToTree }  // an escaped key
+        key.bits = keyPrefix(start: Int(key.start), length: Int(key.length))
+        return key
+    }
 
     /// The first eight bytes of a key, zeros after its end; one load when eight bytes can be read from its start.
     @inline(__always)

@@ -1,3 +1,4 @@
+import CPlainBytes
 import Glibc
 import JSON
 
@@ -262,7 +263,8 @@ public struct JournalRecord: ~Copyable {
     }
 
     /// Whether `bytes` are plain (printable ASCII without a backslash: ``Journal/isPlain(_:)``) and whether they hold
-    /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, eight bytes at a time.
+    /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, sixteen bytes at a time (eight
+    /// for shorter values).
     static func consoleValueNeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> (plain: Bool, quoted: Bool) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return (true, false) }
         let raw = UnsafeRawPointer(base)
@@ -273,6 +275,20 @@ public struct JournalRecord: ~Copyable {
             var word: UInt64 = 0x6161_6161_6161_6161
             withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: bytes.count) }
             return (Journal.isPlain(word: word), quoteBytes(word) != 0)
+        }
+        if bytes.count >= 16 {
+            // Sixteen bytes at a time (``notifyd_console16``), the last sixteen read again in part.
+            var marks: UInt32 = 0
+            var quoteMarks: UInt32 = 0
+            var i = 0
+            while true {
+                var found: UInt32 = 0
+                marks |= notifyd_console16(base + i, &found)
+                quoteMarks |= found
+                if i &+ 16 == bytes.count { break }
+                i = i &+ 32 <= bytes.count ? i &+ 16 : bytes.count &- 16
+            }
+            return (marks == 0, quoteMarks != 0)
         }
         var i = 0
         while i &+ 8 <= bytes.count {

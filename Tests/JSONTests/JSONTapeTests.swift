@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 
@@ -94,6 +95,68 @@ import Testing
                 let text = "{" + members.joined(separator: ",") + "}"
                 #expect(!Self.agree(Array(text.utf8)), "\(text)")
                 #expect(throws: JSONError.self) { try JSON.parse(Array(text.utf8)) }
+            }
+        }
+    }
+
+    @Test func shortKeysAreReadFromTheirFirstSixteenBytes() throws {
+        // Keys of 0 to 17 bytes, ASCII or not, plain or escaped, with a space before the colon or none, each with
+        // enough of the document after it for sixteen bytes to be read from its start (the way most keys are read):
+        // the tape takes what the tree parser takes, finds each key by its bytes, and leaves a repeated one to
+        // the tree parser, which rejects it.
+        for n in 0..<18 {
+            let plain = String("abcdefghijklmnopqr".prefix(n))
+            let keys: [(text: String, decoded: String)] = [
+                (plain, plain), ("é" + plain, "é" + plain), (plain + "é", plain + "é"),
+                (plain + "\\u0041", plain + "A"),
+                (plain + "\\n", plain + "\n"),
+            ]
+            for key in keys {
+                for space in ["", " ", "\n\t"] {
+                    let text = "{\"\(key.text)\"\(space):1,\"a padding key\":[true,false]}"
+                    let taken = Self.agree(Array(text.utf8))
+                    #expect(taken == (key.text == key.decoded), "\(text)")  // escaped keys are left to the tree
+                    if taken {
+                        var tape = JSONTape()
+                        try Self.read(text, into: &tape) { root in
+                            #expect(root[key.decoded]?.json == .int(1), "\(text)")
+                            #expect(root[key.decoded + "x"] == nil, "\(text)")
+                        }
+                    }
+                    let repeated = "{\"\(key.text)\"\(space):1,\"\(key.text)\":2,\"a padding key\":0}"
+                    #expect(!Self.agree(Array(repeated.utf8)), "\(repeated)")
+                }
+            }
+            // A key with a byte that is not UTF-8 is left to the tree parser, which rejects it.
+            let invalid = Array("{\"\(plain)".utf8) + [0xFF] + Array("\":1,\"a padding key\":0}".utf8)
+            #expect(!Self.agree(invalid), "\(plain) and 0xFF")
+        }
+    }
+
+    @Test func aSpecialByteIsSeenAtEveryOffsetOfAStringOrAKey() {
+        // Strings and keys are looked at sixteen bytes, then eight, then one at a time: a control character, a quote
+        // or backslash (escaped or bare), DEL or a byte that is not ASCII, at each offset up to 40 of a value or a
+        // key, is read as the tree parser reads it, and the document is taken (by the tape or the tree parser)
+        // exactly when Foundation's parser, which shares none of their code, takes it.
+        func check(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+            let taken = Self.agree(bytes, sourceLocation: sourceLocation) || (try? JSON.parse(bytes)) != nil
+            let valid = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
+            #expect(
+                taken == valid, "\(String(decoding: bytes, as: UTF8.self).debugDescription)",
+                sourceLocation: sourceLocation)
+        }
+        let specials: [[UInt8]] = [
+            [0x00], [0x1F], [0x20], [0x5C, 0x22], [0x5C, 0x5C], [0x5C, 0x6E], [0x22], [0x5C], [0x7F], [0xC3, 0xA9],
+            [0xFF], [0xE2, 0x9C, 0x93],
+        ]
+        for special in specials {
+            for offset in 0...40 {
+                let text = Array(repeating: UInt8(ascii: "a"), count: offset) + special + Array("bcd".utf8)
+                let quoted = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+                let padding = Array(#","padding":"0123456789abcdef0123456789"}"#.utf8)
+                check(Array(#"{"key":"#.utf8) + quoted + padding)
+                check([UInt8(ascii: "{")] + quoted + [UInt8(ascii: ":")] + Array("1".utf8) + padding)
+                check([UInt8(ascii: "[")] + quoted + [UInt8(ascii: "]")])
             }
         }
     }
