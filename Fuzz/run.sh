@@ -27,13 +27,13 @@ module() {
     local sources
     sources=$(find "Sources/$name" -name '*.swift' | sort)
     local digest
-    digest=$( (echo "$CHAIN"; cat $sources) | sha1sum | cut -d' ' -f1)
+    digest=$( (echo "$CHAIN"; cat $sources Sources/CPlainBytes/include/*) | sha1sum | cut -d' ' -f1)
     CHAIN="$CHAIN $digest"
     if [[ -f "$stamp" && $(cat "$stamp") == "$digest" ]]; then return; fi
     echo "compiling module $name"
     # shellcheck disable=SC2086
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
-        -wmo -c -o "$OUT/modules/$name.o" -I "$OUT/modules" -I Sources/CYAML "$@" $sources
+        -wmo -c -o "$OUT/modules/$name.o" -I "$OUT/modules" -I Sources/CYAML -I Sources/CPlainBytes/include "$@" $sources
     echo "$digest" >"$stamp"
 }
 
@@ -55,7 +55,7 @@ build() {
         objects+=("$OUT/modules/$m.o")
     done
     echo "linking fuzz-$target"
-    "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$OUT/modules" -I Sources/CYAML \
+    "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$OUT/modules" -I Sources/CYAML -I Sources/CPlainBytes/include \
         "Fuzz/targets/$target.swift" "${objects[@]}" -lyaml -o "$OUT/fuzz-$target" 2>&1 |
         grep -v "Cannot export local symbol '__asan" || true
     [[ -x "$OUT/fuzz-$target" ]]
