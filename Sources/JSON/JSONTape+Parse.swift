@@ -1,5 +1,3 @@
-import CPlainBytes
-
 /// Reads a document onto a tape's nodes: the checks of ``JSONParser`` (the same UTF-8, escape, number and depth
 /// rules, no duplicate keys), but nothing built, and each node written through a pointer.
 ///
@@ -344,15 +342,12 @@ struct TapeParser {
     mutating func key() throws(Stop) -> JSONTape.Node {
         let start = index &+ 1
         if start &+ 16 <= count {
-            var nonASCII: UInt32 = 0
-            let marks = notifyd_special16(bytes + start, &nonASCII)
-            let length = marks.trailingZeroBitCount  // 32 when none is marked
-            if length < 16, bytes[start &+ length] == UInt8(ascii: "\""), nonASCII & ((1 &<< UInt32(length)) &- 1) == 0
-            {
-                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self))
-                let prefix = length >= 8 ? word : length == 0 ? 0 : word & (~UInt64(0) &>> UInt64(64 &- 8 &* length))
+            let (length, ascii) = PlainBytes.plainRun16(bytes + start)
+            if length < 16, ascii, bytes[start &+ length] == UInt8(ascii: "\"") {
                 index = start &+ length &+ 1
-                return node(.string, start: start, length: length, next: 0, flag: true, bits: prefix)
+                return node(
+                    .string, start: start, length: length, next: 0, flag: true,
+                    bits: keyPrefix(start: start, length: length))
             }
         }
         var key = try string()

@@ -21,22 +21,27 @@ enum PlainBytes {
         return special & highs
     }
 
+    /// How many of the 16 bytes at `bytes` come before the first quote, backslash or control character (16 when none
+    /// is), and whether those bytes are all ASCII: three vector compares (``notifyd_special16``).
+    @inline(__always)
+    static func plainRun16(_ bytes: UnsafePointer<UInt8>) -> (plain: Int, ascii: Bool) {
+        var nonASCII: UInt32 = 0
+        let marks = notifyd_special16(bytes, &nonASCII)
+        let plain = (marks | 0x1_0000).trailingZeroBitCount
+        return (plain, nonASCII & ((1 &<< UInt32(plain)) &- 1) == 0)
+    }
+
     /// The offset of the first quote, backslash or control character from `start`, found sixteen bytes at a time,
     /// then eight; when fewer than eight bytes are left before `end` without one, the offset where they begin (the
     /// caller's byte loop finishes). The high bits of `high` are set when a byte skipped was not ASCII.
     @inline(__always)
     static func skipWords(in base: UnsafePointer<UInt8>, from start: Int, to end: Int, high: inout UInt64) -> Int {
         var index = start
-        // Sixteen bytes at a time while sixteen are left (``notifyd_special16``: three vector compares).
+        // Sixteen bytes at a time while sixteen are left.
         while index &+ 16 <= end {
-            var nonASCII: UInt32 = 0
-            let marks = notifyd_special16(base + index, &nonASCII)
-            if marks != 0 {
-                let plain = marks.trailingZeroBitCount
-                if nonASCII & ((1 &<< UInt32(plain)) &- 1) != 0 { high |= highs }
-                return index &+ plain
-            }
-            if nonASCII != 0 { high |= highs }
+            let (plain, ascii) = plainRun16(base + index)
+            if !ascii { high |= highs }
+            if plain < 16 { return index &+ plain }
             index &+= 16
         }
         while index &+ 8 <= end {
