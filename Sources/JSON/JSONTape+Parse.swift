@@ -337,7 +337,7 @@ struct TapeParser {
     /// (``keyPrefix(start:length:)``) and whose `next` is still to be set; an escaped key stops the reading.
     ///
     /// Most keys are ASCII and shorter than sixteen bytes: the sixteen bytes looked at first hold the whole key and
-    /// its closing quote, and the key's first eight bytes are the prefix, with no second look at the key.
+    /// its closing quote, checked in one go, and the key's prefix is one load.
     @inline(__always)
     mutating func key() throws(Stop) -> JSONTape.Node {
         let start = index &+ 1
