@@ -288,6 +288,7 @@ public enum NotifyDaemon {
             throw StartupError(message: "cannot watch the lanes' reports: \(error)")
         }
         service.sharedConfig = lanes.config
+        service.laneLedger = lanes.ledger
         service.collectLaneReports = { hub.value.collect() }
         server.handOff = { fd, id, peer in hub.value.place(fd, id: id, peer: peer) }
         return lanes

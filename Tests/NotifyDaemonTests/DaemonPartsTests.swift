@@ -157,6 +157,58 @@ import Varlink
     }
 }
 
+/// What the lanes keep of their own dry runs, and how the main loop adds it to its own.
+@Suite struct LaneLedgerTests {
+    @Test func eachLaneCountsAndKeepsItsDecisions() throws {
+        let ledger = LaneLedger(lanes: 2)
+        for i in 0..<5 {
+            let lane = i % 2
+            ledger.record(
+                lane: lane, id: "id-\(i)", text: JSONText(["n": .int(i)]), outcome: i == 4 ? .gated : .routed,
+                format: i < 3 ? .apns : .fcm, nanoseconds: UInt64(1_000 * (i + 1)))
+        }
+        var stats = Stats()
+        stats.requests = 10
+        stats.decisions = 7
+        stats.byOutcome.add(.fallback)
+        stats.byFormat.add(.apns)
+        stats.latency.record(nanoseconds: 50_000)
+        ledger.addStats(to: &stats)
+        #expect(stats.requests == 15 && stats.decisions == 12 && stats.laneDecisions == 5)
+        #expect(stats.byOutcome.entries.map(\.key) == [.fallback, .routed, .gated])
+        #expect(stats.byOutcome.entries.map(\.count) == [1, 4, 1])
+        #expect(stats.byFormat.entries.map(\.key) == [.apns, .fcm])
+        #expect(stats.byFormat.entries.map(\.count) == [4, 2])
+        #expect(stats.latency.total == 6 && stats.latency.maxNanoseconds == 50_000)
+        // Each lane's decisions, newest first; any lane's found by id.
+        #expect(ledger.newestFirst().map { $0.map(\.id) } == [["id-4", "id-2", "id-0"], ["id-3", "id-1"]])
+        #expect(try ledger.find(id: "id-3")?.text.parsed() == ["n": 3])
+        #expect(ledger.find(id: "id-5") == nil)
+    }
+
+    @Test func lanesStreamOnlyWhileMonitorsWait() {
+        let ledger = LaneLedger(lanes: 1)
+        #expect(!ledger.streaming)
+        ledger.streaming = true
+        #expect(ledger.streaming)
+        ledger.streaming = false
+        #expect(!ledger.streaming)
+    }
+
+    @Test func histogramsAddUpToOneThatRecordedEverything() {
+        var all = LatencyHistogram()
+        var parts = [LatencyHistogram(), LatencyHistogram(), LatencyHistogram()]
+        for microseconds in 1...9_000 {
+            all.record(nanoseconds: UInt64(microseconds) * 1000)
+            parts[microseconds % 3].record(nanoseconds: UInt64(microseconds) * 1000)
+        }
+        var sum = LatencyHistogram()
+        for part in parts { sum.add(part) }
+        #expect(sum.total == all.total && sum.maxNanoseconds == all.maxNanoseconds)
+        for fraction in [0.1, 0.5, 0.9, 0.99, 1.0] { #expect(sum.percentile(fraction) == all.percentile(fraction)) }
+    }
+}
+
 @Suite struct ReplyFrameTests {
     /// A decision reply is written around the decision's text when it leaves its slot; its size, which the output
     /// bound counts while it waits, is the size of what it writes.

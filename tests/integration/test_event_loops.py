@@ -71,6 +71,11 @@ def test_lanes_answer_dry_runs_and_the_main_loop_counts_and_keeps_them(make_daem
         assert d.call(f"{ROUTER}.GetDecision", {"id": decision_id})["parameters"]["decision"]["id"] == decision_id
     listed = d.call(f"{ROUTER}.ListDecisions", {"limit": 200})["parameters"]["decisions"]
     assert set(ids) <= {entry["id"] for entry in listed}
+    # Every loop's decisions in one list, newest first (ids grow with time).
+    listed_ids = [entry["id"] for entry in listed]
+    assert listed_ids == sorted(listed_ids, reverse=True)
+    assert [e["id"] for e in d.call(f"{ROUTER}.ListDecisions", {"limit": 7})["parameters"]["decisions"]] == \
+        listed_ids[:7]
     assert d.logged("routed cart.offer(id: \"SUMMER\") (dry run)")
 
 
@@ -100,27 +105,49 @@ def test_a_call_a_lane_does_not_answer_moves_its_connection_and_replies_keep_the
     assert s["laneDecisions"] == 2  # the first call of each lane's connection, before it moved
 
 
+def wait_for_monitors(d, count):
+    """Waits until daemon `d` has `count` monitors: loops do not wait for each other, so decisions meant for a monitor
+    start once it is registered."""
+    deadline = time.monotonic() + 10
+    while stats(d)["monitors"] != count:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def dry_runs_on(d, frame, each):
+    """The ids of `each` dry runs `frame` sent on each of four connections to `d` (both loops' connections)."""
+    with connected(d, 4) as connections:
+        for raw in connections:
+            raw.send(frame * each)
+        return {raw.recv()["parameters"]["decision"]["id"] for raw in connections for _ in range(each)}
+
+
+def streamed(monitor, count):
+    """The ids of the next `count` decisions `monitor` is sent."""
+    seen = set()
+    while len(seen) < count:
+        reply = monitor.recv()
+        assert reply is not None and reply.get("continues") is True
+        seen.add(reply["parameters"]["decision"]["id"])
+    return seen
+
+
 def test_monitors_see_the_decisions_of_every_loop(make_daemon):
     d = make_daemon("--event-loops", "2").start()
     with Raw(d.socket) as monitor:
         monitor.send(call(f"{ROUTER}.Monitor", more=True))
-        # Loops do not wait for each other: the decisions start once the monitor is registered.
-        deadline = time.monotonic() + 10
-        while stats(d)["monitors"] != 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        made = set()
-        with connected(d, 4) as connections:
-            for raw in connections:
-                raw.send(dry_route(APNS) * 5)
-            for raw in connections:
-                made |= {raw.recv()["parameters"]["decision"]["id"] for _ in range(5)}
-        seen = set()
-        while len(seen) < len(made):
-            reply = monitor.recv()
-            assert reply is not None and reply.get("continues") is True
-            seen.add(reply["parameters"]["decision"]["id"])
-        assert seen == made
+        wait_for_monitors(d, 1)
+        made = dry_runs_on(d, dry_route(APNS), 5)
+        assert streamed(monitor, len(made)) == made
+    # With no monitor left, the lanes keep their decisions to themselves; a new monitor gets every loop's again.
+    wait_for_monitors(d, 0)
+    unseen = dry_runs_on(d, dry_route(FCM), 3)
+    with Raw(d.socket) as monitor:
+        monitor.send(call(f"{ROUTER}.Monitor", more=True))
+        wait_for_monitors(d, 1)
+        made = dry_runs_on(d, dry_route(APNS), 2)
+        seen = streamed(monitor, len(made))
+        assert seen == made and not seen & unseen
 
 
 def test_a_reload_reaches_the_lanes(make_daemon):

@@ -26,22 +26,78 @@ final class SharedConfig: Sendable {
     }
 }
 
-/// A dry run a lane answered (and journaled), for the main loop's service to count, keep and stream to its monitors.
-struct LaneDecision {
-    let id: String
-    let outcome: Decision.Outcome
-    let text: JSONText
-    let format: PayloadFormat
-    /// From the call's arrival to its answer.
-    let nanoseconds: UInt64
+/// What each lane keeps of the dry runs it answers, for the main loop to read when it answers `GetStats`,
+/// `GetDecision` or `ListDecisions`: the lane's counters and latest decisions, each lane's under a lock of its own.
+///
+/// A lane records a decision here before it queues the reply, so once a client has a lane's reply those calls see
+/// its decision. Keeping them on the lane spares the main loop a report, a copy and a free for each decision the
+/// lanes make; a decision crosses to the main loop only while monitors wait for decisions (``streaming``).
+final class LaneLedger: Sendable {
+    /// One lane's counters and decisions.
+    struct Book {
+        var stats = Stats()
+        var recent = RecentDecisions(capacity: RecentDecisions.defaultCapacity)
+    }
+
+    /// Each lane's book, by lane index.
+    private let books: [LockedBook]
+    /// Whether the main loop has monitors: the lanes then send it each decision to stream.
+    private let monitorsWaiting = Atomic<Bool>(false)
+
+    private final class LockedBook: Sendable {
+        let book = Mutex(Book())
+    }
+
+    init(lanes: Int) {
+        books = (0..<lanes).map { _ in LockedBook() }
+    }
+
+    /// Lane `lane` answered a dry run: `decision` is counted and kept in its book.
+    func record(
+        lane: Int, id: String, text: JSONText, outcome: Decision.Outcome, format: PayloadFormat, nanoseconds: UInt64
+    ) {
+        books[lane].book.withLock { book in
+            book.stats.requests &+= 1
+            book.stats.laneDecisions &+= 1
+            book.stats.decisions &+= 1
+            book.stats.latency.record(nanoseconds: nanoseconds)
+            book.stats.byFormat.add(format)
+            book.stats.byOutcome.add(outcome)
+            book.recent.append(id: id, device: nil, text: text)
+        }
+    }
+
+    /// Whether the lanes send their decisions to the main loop, for its monitors.
+    var streaming: Bool {
+        get { monitorsWaiting.load(ordering: .acquiring) }
+        set { monitorsWaiting.store(newValue, ordering: .releasing) }
+    }
+
+    /// Every lane's counters added to `stats`.
+    func addStats(to stats: inout Stats) {
+        for locked in books { stats.add(locked.book.withLock { $0.stats }) }
+    }
+
+    /// The decision `id` kept by a lane.
+    func find(id: String) -> RecentDecisions.Entry? {
+        for locked in books {
+            if let entry = locked.book.withLock({ $0.recent.find(id: id) }) { return entry }
+        }
+        return nil
+    }
+
+    /// The decisions the lanes keep, each lane's newest first.
+    func newestFirst() -> [[RecentDecisions.Entry]] {
+        books.map { locked in locked.book.withLock { $0.recent.newestFirst() } }
+    }
 }
 
 /// What a lane tells the main loop, in the order it happened.
 enum LaneReport {
     /// A connection with a call the lane does not answer: the main loop serves it from now on, from that call.
     case migrated(ClientConnection)
-    /// A dry run the lane answered.
-    case decision(LaneDecision)
+    /// A dry run the lane answered (and recorded in its ``LaneLedger`` book), sent while the main loop has monitors.
+    case decision(JSONText)
     /// A call of the varlink service (`GetInfo`, `GetInterfaceDescription`) the lane answered, with its error if any.
     case serviceCall(error: String?, nanoseconds: UInt64)
     /// A connection of `uid` closed on the lane.
@@ -104,9 +160,10 @@ struct LaneWatch {
 /// A lane answers such calls itself. The first call it does not answer (any other method, a device, a call that is
 /// not a dry run, or one that fails) is put back, and the connection moves to the main loop with the replies the lane
 /// queued before it: the main loop answers that call and everything after it, in order, as if the connection had
-/// been its own from the start. The decisions a lane makes go to the main loop as reports, which it takes in before
-/// it answers `GetStats`, `GetDecision` or `ListDecisions`; so once a client has a lane's reply, those calls see its
-/// decision. Decision ids come from a generator of the lane's own: unique, but ordered within each loop only.
+/// been its own from the start. A lane counts and keeps the decisions it makes in its book of the ``LaneLedger``
+/// before it queues their replies, and the main loop reads the books when it answers `GetStats`, `GetDecision` or
+/// `ListDecisions`; so once a client has a lane's reply, those calls see its decision. Decision ids come from a
+/// generator of the lane's own: unique, but ordered within each loop only.
 final class Lane: @unchecked Sendable {
     private let loop: EventLoop
     private let server: Server
@@ -117,13 +174,17 @@ final class Lane: @unchecked Sendable {
     let index: Int
 
     /// Lane `index` reporting to `reports`; `nil` when its loop or mailbox cannot be made.
-    init?(index: Int, settings: Settings, config: SharedConfig, journal: Journal, reports: Mailbox<LaneReport>) {
+    init?(
+        index: Int, settings: Settings, config: SharedConfig, ledger: LaneLedger, journal: Journal,
+        reports: Mailbox<LaneReport>
+    ) {
         guard let loop = try? EventLoop(), let orders = Mailbox<LaneOrder>() else { return nil }
         self.index = index
         self.loop = loop
         self.orders = orders
         handler = LaneHandler(
-            config: config, lane: index, journal: journal, reports: reports, maxMessageBytes: settings.maxMessageBytes)
+            config: config, lane: index, ledger: ledger, journal: journal, reports: reports,
+            maxMessageBytes: settings.maxMessageBytes)
         server = Server(loop: loop, listenFD: -1, settings: settings, handler: handler)
         handler.serverReference = Uncounted(server)
         server.migrate = { connection in reports.post(.migrated(connection)) }
@@ -187,6 +248,8 @@ final class LaneHandler: CallHandler {
     /// Which lane this is: its copy of the config.
     let lane: Int
     let reports: Mailbox<LaneReport>
+    /// Where the lane counts and keeps its decisions.
+    let ledger: LaneLedger
     /// The lane's entries: its decisions are rendered on its thread as it makes them.
     let loopJournal: JournalBatcher
     let maxMessageBytes: Int
@@ -196,9 +259,13 @@ final class LaneHandler: CallHandler {
     private var writer = ByteWriter(capacity: 2048)
     private let description = RouterService.serviceDescription()
 
-    init(config: SharedConfig, lane: Int, journal: Journal, reports: Mailbox<LaneReport>, maxMessageBytes: Int) {
+    init(
+        config: SharedConfig, lane: Int, ledger: LaneLedger, journal: Journal, reports: Mailbox<LaneReport>,
+        maxMessageBytes: Int
+    ) {
         self.config = config
         self.lane = lane
+        self.ledger = ledger
         self.loopJournal = JournalBatcher(journal: journal)
         self.reports = reports
         self.maxMessageBytes = maxMessageBytes
@@ -253,16 +320,15 @@ final class LaneHandler: CallHandler {
         if let warnings { decision.warnings = warnings }
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText(reusing: &writer)
-        if !call.oneway { outbox.enqueue(.ready(.decision(text)), to: connection) }
         let (id, outcome) = (decision.id, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,
             details: DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: connection.peer.uid))
-        reports.post(
-            .decision(
-                LaneDecision(
-                    id: id, outcome: outcome, text: text, format: format,
-                    nanoseconds: Sys.monotonicNanoseconds() &- start)))
+        ledger.record(
+            lane: lane, id: id, text: text, outcome: outcome, format: format,
+            nanoseconds: Sys.monotonicNanoseconds() &- start)
+        if ledger.streaming { reports.post(.decision(text)) }
+        if !call.oneway { outbox.enqueue(.ready(.decision(text)), to: connection) }
         return true
     }
 
@@ -301,6 +367,7 @@ final class LaneHandler: CallHandler {
 final class LaneHub {
     let reports: Mailbox<LaneReport>
     let config: SharedConfig
+    let ledger: LaneLedger
     private let lanes: [Lane]
     private let service: Uncounted<RouterService>
     private let server: Uncounted<Server>
@@ -319,11 +386,13 @@ final class LaneHub {
     init?(count: Int, settings: Settings, service: RouterService, server: Server) {
         guard let reports = Mailbox<LaneReport>() else { return nil }
         let config = SharedConfig(service.config, lanes: count)
+        let ledger = LaneLedger(lanes: count)
         var lanes: [Lane] = []
         for index in 0..<count {
             guard
                 let lane = Lane(
-                    index: index, settings: settings, config: config, journal: service.journal, reports: reports),
+                    index: index, settings: settings, config: config, ledger: ledger, journal: service.journal,
+                    reports: reports),
                 lane.start()
             else {
                 for started in lanes {
@@ -336,6 +405,7 @@ final class LaneHub {
         }
         self.reports = reports
         self.config = config
+        self.ledger = ledger
         self.lanes = lanes
         self.service = Uncounted(service)
         self.server = Uncounted(server)

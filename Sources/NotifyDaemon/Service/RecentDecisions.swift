@@ -30,6 +30,9 @@ struct RecentDecisions {
         var end: Int { start &+ idLength &+ textLength }
     }
 
+    /// How many decisions a history keeps unless told otherwise: the main loop's, and each lane's.
+    static let defaultCapacity = 4096
+
     /// How many decisions are kept.
     let capacity: Int
     private var slots: [Slot] = []

@@ -50,7 +50,9 @@ extension RouterService {
     }
 
     func getDecision(id: String) throws(VarlinkError) -> JSONObject {
-        if let entry = recent.find(id: id) { return ["decision": try Self.parsed(entry.text)] }
+        if let entry = recent.find(id: id) ?? laneLedger?.find(id: id) {
+            return ["decision": try Self.parsed(entry.text)]
+        }
         if let store {
             waitForStore()
             do {
@@ -73,11 +75,21 @@ extension RouterService {
             }
         }
         var decisions: [JSON] = []
-        for entry in recent.newestFirst() where device == nil || entry.device == device {
+        for entry in keptNewestFirst() where device == nil || entry.device == device {
             guard decisions.count < limit else { break }
             decisions.append(try Self.parsed(entry.text))
         }
         return ["decisions": .array(decisions)]
+    }
+
+    /// The decisions kept in memory, this loop's and the lanes', newest first: each loop's ids grow in the order
+    /// it made them, and ids of one millisecond sort by their loop's counter.
+    func keptNewestFirst() -> [RecentDecisions.Entry] {
+        guard let laneLedger else { return recent.newestFirst() }
+        var all = recent.newestFirst()
+        for kept in laneLedger.newestFirst() { all += kept }
+        all.sort { $0.id > $1.id }
+        return all
     }
 
     /// A decision's text read back (it was written by the daemon itself; a failure is a bug worth reporting).

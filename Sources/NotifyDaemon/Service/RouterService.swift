@@ -69,9 +69,10 @@ final class RouterService: CallHandler {
     }
     /// The config as the lanes read it (see ``Lane``), when they run.
     var sharedConfig: SharedConfig?
-    /// Takes in what the lanes reported (see ``LaneHub/collect()``): their decisions are counted and kept here before
-    /// stats and history are read.
+    /// Takes in what the lanes reported (see ``LaneHub/collect()``) before stats and history are read.
     var collectLaneReports: (() -> Void)?
+    /// The lanes' own counters and decisions (see ``LaneLedger``), when they run.
+    var laneLedger: LaneLedger?
     /// Set once the server exists, by the owner of both, which keeps the server for as long as it keeps the service
     /// in use; cleared first thing in `deinit`. Not counted (see ``Uncounted``).
     var serverReference: Uncounted<Server>?
@@ -96,8 +97,10 @@ final class RouterService: CallHandler {
     /// Reads the states the cache lacks while the worker commits (a connection of its own); `nil` without a worker,
     /// or when it could not be opened: the loop then waits for the commit and reads on the store's connection.
     private(set) var reader: StateReader?
-    var recent = RecentDecisions(capacity: 4096)
-    var monitors: [UInt64: ClientConnection] = [:]
+    var recent = RecentDecisions(capacity: RecentDecisions.defaultCapacity)
+    var monitors: [UInt64: ClientConnection] = [:] {
+        didSet { laneLedger?.streaming = !monitors.isEmpty }
+    }
     var stats = Stats()
     var ids = DecisionIDs()
     /// Where each decision's text is written before it is copied out (its buffer kept from one to the next).
@@ -225,16 +228,10 @@ final class RouterService: CallHandler {
             fields: [(JournalField.peerUID, String(uid)), (JournalField.reason, error.description)])
     }
 
-    /// A dry run a lane answered (and journaled): counted, kept and streamed here as one made on this loop.
-    func laneDecision(_ made: LaneDecision) {
-        stats.requests += 1
-        stats.laneDecisions += 1
-        stats.latency.record(nanoseconds: made.nanoseconds)
-        stats.byFormat.add(made.format)
-        stats.decisions += 1
-        stats.byOutcome.add(made.outcome)
-        if !monitors.isEmpty { batchDecisions.append(made.text) }
-        recent.append(id: made.id, device: nil, text: made.text)
+    /// A dry run a lane answered (counted and kept in its ``LaneLedger`` book), sent here while monitors wait: it is
+    /// streamed to them as one made on this loop.
+    func laneDecision(_ text: JSONText) {
+        if !monitors.isEmpty { batchDecisions.append(text) }
     }
 
     /// Ends the batch when decisions wait for the monitors (``LaneHub/collect()`` calls it): their replies are then
@@ -554,6 +551,8 @@ final class RouterService: CallHandler {
     // MARK: stats
 
     func statsJSON() -> JSON {
+        var stats = self.stats
+        laneLedger?.addStats(to: &stats)
         let uptime = Double(Sys.monotonicNanoseconds() &- startedAt) / 1e9
         var o: JSONObject = [
             "uptimeSeconds": .double((uptime * 1000).rounded() / 1000),

@@ -33,6 +33,13 @@ struct LatencyHistogram {
         return (UInt64(subBuckets) | sub) << UInt64(exponent - 5)
     }
 
+    /// Adds the latencies `other` recorded.
+    mutating func add(_ other: LatencyHistogram) {
+        for i in counts.indices { counts[i] &+= other.counts[i] }
+        total &+= other.total
+        maxNanoseconds = max(maxNanoseconds, other.maxNanoseconds)
+    }
+
     /// The value below which `fraction` of the recorded latencies fall, in nanoseconds.
     func percentile(_ fraction: Double) -> UInt64 {
         guard total > 0 else { return 0 }
@@ -65,6 +72,21 @@ struct Stats {
         errors[name, default: 0] += 1
     }
 
+    /// Adds what `other` counted (a lane's counters to the main loop's).
+    mutating func add(_ other: Stats) {
+        requests += other.requests
+        decisions += other.decisions
+        byOutcome.add(other.byOutcome)
+        byFormat.add(other.byFormat)
+        errors.merge(other.errors, uniquingKeysWith: +)
+        rejectedPayloads += other.rejectedPayloads
+        protocolViolations += other.protocolViolations
+        storeFailures += other.storeFailures
+        monitorsDropped += other.monitorsDropped
+        laneDecisions += other.laneDecisions
+        latency.add(other.latency)
+    }
+
     static func object(_ counts: [String: Int]) -> JSON {
         var o = JSONObject()
         for key in counts.keys.sorted() { o[key] = .int(counts[key]!) }
@@ -90,5 +112,16 @@ struct CaseCounts<Key: Equatable> {
             return
         }
         entries.append((key, 1))
+    }
+
+    /// Adds what `other` counted.
+    mutating func add(_ other: CaseCounts) {
+        for (key, count) in other.entries {
+            if let i = entries.firstIndex(where: { $0.key == key }) {
+                entries[i].count += count
+            } else {
+                entries.append((key, count))
+            }
+        }
     }
 }
