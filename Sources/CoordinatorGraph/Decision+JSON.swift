@@ -23,8 +23,8 @@ extension Decision {
 
     /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
     public func writeJSON(into out: inout ByteWriter) {
-        out.append(UInt8(ascii: "{"))
-        JSON.writeMember("id", id, first: true, into: &out)
+        JSON.writeRaw("{\"id\":", into: &out)
+        decisionID.writeJSONString(into: &out)
         JSON.writeMember("device", device, into: &out)
         JSON.writeMember("outcome", outcome.rawValue, into: &out)
         JSON.writeRaw(",\"source\":", into: &out)

@@ -67,10 +67,15 @@ public struct Decision: Sendable, Hashable {
         }
     }
 
-    /// The decision's id (given by the caller).
+    /// The decision's id (given by the caller), as text.
     public var id: String {
-        get { storage.fields.metadata.id }
-        set { fields.metadata.id = newValue }
+        get { storage.fields.metadata.decisionID.description }
+        set { fields.metadata.decisionID = DecisionID(newValue) }
+    }
+    /// The decision's id (given by the caller): a UUID is kept as its bits and written without making its text.
+    public var decisionID: DecisionID {
+        get { storage.fields.metadata.decisionID }
+        set { fields.metadata.decisionID = newValue }
     }
     /// The device the decision is for, when known.
     public var device: String? {
@@ -190,13 +195,14 @@ public struct Decision: Sendable, Hashable {
     /// Decisions are equal when their JSON is (steps compared by name, however they are kept).
     public static func == (lhs: Decision, rhs: Decision) -> Bool {
         if lhs.storage === rhs.storage { return true }
-        return lhs.id == rhs.id && lhs.device == rhs.device && lhs.outcome == rhs.outcome && lhs.source == rhs.source
+        return lhs.decisionID == rhs.decisionID && lhs.device == rhs.device && lhs.outcome == rhs.outcome
+            && lhs.source == rhs.source
             && lhs.page == rhs.page && lhs.path == rhs.path && lhs.steps == rhs.steps && lhs.pending == rhs.pending
             && lhs.warnings == rhs.warnings && lhs.trace == rhs.trace && lhs.createdAt == rhs.createdAt
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
+        hasher.combine(decisionID)
         hasher.combine(device)
         hasher.combine(outcome)
         hasher.combine(source)
@@ -230,17 +236,28 @@ public struct DecisionSource: Sendable, Hashable {
 /// What the caller knows about a decision before it is made: its id, the device, the link's source.
 public struct DecisionMetadata: Sendable, Hashable {
     /// The decision's id.
-    public var id: String
+    public var decisionID: DecisionID
     /// The device the decision is for, when known.
     public var device: String?
     /// Where the link came from.
     public var source: DecisionSource?
 
+    /// The decision's id, as text.
+    public var id: String {
+        get { decisionID.description }
+        set { decisionID = DecisionID(newValue) }
+    }
+
     /// Metadata from its parts.
-    public init(id: String, device: String? = nil, source: DecisionSource? = nil) {
-        self.id = id
+    public init(id: DecisionID, device: String? = nil, source: DecisionSource? = nil) {
+        self.decisionID = id
         self.device = device
         self.source = source
+    }
+
+    /// Metadata from its parts, the id given as text.
+    public init(id: String, device: String? = nil, source: DecisionSource? = nil) {
+        self.init(id: DecisionID(id), device: device, source: source)
     }
 }
 

@@ -1,3 +1,4 @@
+import CoordinatorGraph
 import JSON
 import Testing
 import Varlink
@@ -78,7 +79,10 @@ import Varlink
         // Many ids per millisecond (the counter, then borrowing the next millisecond), and a clock stepping back.
         let clock = (0..<10_000).map { Int64(1_764_547_200_000 + $0 / 5_000) } + [1_000_000_000_000]
         for ms in clock {
-            let id = ids.make(milliseconds: ms)
+            let madeID = ids.make(milliseconds: ms)
+            let id = madeID.description
+            // Kept as its bits: read back from its text, it is the same id.
+            #expect(DecisionID(id) == madeID)
             #expect(id.count == 36)
             let characters = Array(id)
             #expect(characters[8] == "-" && characters[13] == "-" && characters[18] == "-" && characters[23] == "-")
@@ -113,10 +117,17 @@ import Varlink
 @Suite struct RecentDecisionsTests {
     @Test func keepsTheNewestAndFindsById() throws {
         var recent = RecentDecisions(capacity: 3)
-        for i in 1...5 { recent.append(id: "d\(i)", device: nil, text: JSONText(["id": .string("d\(i)")])) }
+        for i in 1...5 { recent.append(id: DecisionID("d\(i)"), device: nil, text: JSONText(["id": .string("d\(i)")])) }
         #expect(recent.newestFirst().map(\.id) == ["d5", "d4", "d3"])
         #expect(try recent.find(id: "d4")?.text.parsed() == ["id": "d4"])
         #expect(recent.find(id: "d1") == nil)
+        // A daemon's id, kept as its bits, is found by its text and read back as it.
+        var ids = DecisionIDs()
+        let made = ids.make()
+        recent.append(id: made, device: "ipad-7", text: JSONText(["made": true]))
+        #expect(recent.find(id: made.description)?.id == made.description)
+        #expect(recent.find(id: made.description)?.device == "ipad-7")
+        #expect(recent.newestFirst().map(\.id) == [made.description, "d5", "d4"])
     }
 
     /// Texts of every size, in a buffer that starts small: the history wraps around it and grows, and always
@@ -132,7 +143,7 @@ import Varlink
             let id = "decision-\(i)"
             let device = i % 3 == 0 ? "device-\(i % 5)" : nil
             let text = JSONText(["id": .string(id), "padding": .string(padding)])
-            recent.append(id: id, device: device, text: text)
+            recent.append(id: DecisionID(id), device: device, text: text)
             model.append((id, device, text))
             if model.count > capacity { model.removeFirst() }
             let kept = recent.newestFirst()
@@ -148,9 +159,9 @@ import Varlink
     @Test func givesMemoryBackAfterLargeDecisions() {
         var recent = RecentDecisions(capacity: 16, bufferBytes: 4_096)
         let large = JSONText(["trace": .string(String(repeating: "t", count: 100_000))])
-        for i in 0..<16 { recent.append(id: "large-\(i)", device: nil, text: large) }
+        for i in 0..<16 { recent.append(id: DecisionID("large-\(i)"), device: nil, text: large) }
         #expect(recent.bufferBytes >= 16 * 100_000)
-        for i in 0..<64 { recent.append(id: "small-\(i)", device: nil, text: JSONText(["n": .int(i)])) }
+        for i in 0..<64 { recent.append(id: DecisionID("small-\(i)"), device: nil, text: JSONText(["n": .int(i)])) }
         #expect(recent.bufferBytes == 4_096)
         #expect(recent.newestFirst().map(\.id) == (48..<64).reversed().map { "small-\($0)" })
         #expect(recent.newestFirst().first?.text == JSONText(["n": 63]))
@@ -164,7 +175,8 @@ import Varlink
         for i in 0..<5 {
             let lane = i % 2
             ledger.record(
-                lane: lane, id: "id-\(i)", text: JSONText(["n": .int(i)]), outcome: i == 4 ? .gated : .routed,
+                lane: lane, id: DecisionID("id-\(i)"), text: JSONText(["n": .int(i)]),
+                outcome: i == 4 ? .gated : .routed,
                 format: i < 3 ? .apns : .fcm, nanoseconds: UInt64(1_000 * (i + 1)))
         }
         var stats = Stats()

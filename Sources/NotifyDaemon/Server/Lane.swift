@@ -54,7 +54,7 @@ final class LaneLedger: Sendable {
 
     /// Lane `lane` answered a dry run: `decision` is counted and kept in its book.
     func record(
-        lane: Int, id: String, text: JSONText, outcome: Decision.Outcome, format: PayloadFormat, nanoseconds: UInt64
+        lane: Int, id: DecisionID, text: JSONText, outcome: Decision.Outcome, format: PayloadFormat, nanoseconds: UInt64
     ) {
         books[lane].book.withLock { book in
             book.stats.requests &+= 1
@@ -320,7 +320,7 @@ final class LaneHandler: CallHandler {
         if let warnings { decision.warnings = warnings }
         if explain { decision.trace = trace + (decision.trace ?? []) }
         let text = decision.jsonText(reusing: &writer)
-        let (id, outcome) = (decision.id, decision.outcome)
+        let (id, outcome) = (decision.decisionID, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,
             details: DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: connection.peer.uid))

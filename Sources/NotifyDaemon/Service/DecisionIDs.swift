@@ -1,3 +1,5 @@
+import CoordinatorGraph
+
 /// Time-ordered version-7 UUID strings (RFC 9562) for decision ids: 48 bits of Unix milliseconds, a 12-bit
 /// counter that keeps ids made in the same millisecond in order, and 62 random bits from a xoshiro256**
 /// generator seeded once from `getrandom` (no syscall per id).
@@ -31,9 +33,9 @@ struct DecisionIDs {
 
     private func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
-    /// A new id made at `milliseconds` since 1970, such as `019ad6f2-3c41-7a05-9f3e-0a1b2c3d4e5f`; never
-    /// smaller than the one before, even when the clock steps back.
-    mutating func make(milliseconds: Int64 = Sys.wallClockMilliseconds()) -> String {
+    /// A new id made at `milliseconds` since 1970, written `019ad6f2-3c41-7a05-9f3e-0a1b2c3d4e5f`; never smaller than
+    /// the one before, even when the clock steps back. It is kept as its bits (``DecisionID``).
+    mutating func make(milliseconds: Int64 = Sys.wallClockMilliseconds()) -> DecisionID {
         var ms = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
         if ms > lastMilliseconds {
             counter = next() & 0x3FF  // a random start with room to count up within the millisecond
@@ -48,40 +50,6 @@ struct DecisionIDs {
         lastMilliseconds = ms
         let high = ms << 16 | 0x7000 | counter  // version 7
         let low = (next() & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
-        return String(unsafeUninitializedCapacity: 36) { bytes in
-            // 8-4-4-4-12 hex digits: the high word's 16, then the low word's 16, two digits a byte from a table.
-            guard let base = bytes.baseAddress else { return 0 }
-            Self.writeHex(high, into: base, dashesAt: (8, 13))
-            base[18] = UInt8(ascii: "-")
-            Self.writeHex(low, into: base + 19, dashesAt: (4, 4))
-            return 36
-        }
-    }
-
-    /// "00" to "ff": the two lowercase hex digits of each byte value, as the byte pair in memory order.
-    private static let hexPairs: [UInt16] = (0..<256).map { value in
-        let digits = Array("0123456789abcdef".utf8)
-        return UInt16(digits[value >> 4]) | UInt16(digits[value & 0xF]) << 8
-    }
-
-    /// Writes the 16 hex digits of `word`, most significant first, from `start`, with a `-` where the output reaches
-    /// the offsets `dashesAt` (counted from `start`, dashes included; equal offsets mean one dash).
-    @inline(__always)
-    private static func writeHex(
-        _ word: UInt64, into start: UnsafeMutablePointer<UInt8>, dashesAt: (Int, Int)
-    ) {
-        hexPairs.withUnsafeBufferPointer { pairs in
-            var out = start
-            for i in 0..<8 {
-                let offset = out - start
-                if offset == dashesAt.0 || offset == dashesAt.1 {
-                    out.pointee = UInt8(ascii: "-")
-                    out += 1
-                }
-                let pair = pairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * i)) & 0xFF]
-                UnsafeMutableRawPointer(out).storeBytes(of: pair.littleEndian, as: UInt16.self)
-                out += 2
-            }
-        }
+        return DecisionID(uuidHigh: high, low: low)
     }
 }

@@ -258,7 +258,7 @@ extension RouterService {
                     id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
                     outcome: decision.outcome.rawValue, page: decision.page, decision: text))
         }
-        let (id, device) = (decision.id, decision.device)
+        let (id, device) = (decision.decisionID, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(
             decision: consume decision, link: link, dryRun: dryRun, peerUID: peerUID)
@@ -377,6 +377,7 @@ struct DecisionJournalDetails: JournalDetails {
         // The closures below capture these locals only: one that used a stored property would capture the details
         // whole, and copy them (their references counted) twice for each entry.
         let decision = decision
+        let id = decision.decisionID
         let page = decision.page
         let device = decision.device
         let outcome = decision.outcome
@@ -395,7 +396,7 @@ struct DecisionJournalDetails: JournalDetails {
             }
             if dryRun { out.append(" (dry run)") }
         }
-        entry.field(JournalKey.decisionID, decision.id)
+        entry.field(JournalKey.decisionID) { id.write(into: &$0) }
         entry.field(JournalKey.outcome, outcome.rawValue)
         if plain {
             entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
