@@ -171,7 +171,7 @@ import Varlink
 /// What the lanes keep of their own dry runs, and how the main loop adds it to its own.
 @Suite struct LaneLedgerTests {
     @Test func eachLaneCountsAndKeepsItsDecisions() throws {
-        let ledger = LaneLedger(lanes: 2)
+        let ledger = LaneLedger(lanes: 2, capacity: 2)
         for i in 0..<5 {
             let lane = i % 2
             ledger.record(
@@ -193,13 +193,24 @@ import Varlink
         #expect(stats.byFormat.entries.map(\.count) == [4, 2])
         #expect(stats.latency.total == 6 && stats.latency.maxNanoseconds == 50_000)
         // Each lane's decisions, newest first; any lane's found by id.
-        #expect(ledger.newestFirst().map { $0.map(\.id) } == [["id-4", "id-2", "id-0"], ["id-3", "id-1"]])
+        // Each lane's newest decisions (two each here), newest first; any lane's found by id.
+        #expect(ledger.newestFirst().map { $0.map(\.id) } == [["id-4", "id-2"], ["id-3", "id-1"]])
+        #expect(ledger.find(id: "id-0") == nil)
         #expect(try ledger.find(id: "id-3")?.text.parsed() == ["n": 3])
         #expect(ledger.find(id: "id-5") == nil)
     }
 
+    /// The loops share the history's size: together they keep at least as many as one loop, and barely more.
+    @Test(arguments: [1, 2, 3, 7, 64, 5000])
+    func theLoopsShareTheHistory(loops: Int) {
+        let each = RecentDecisions.capacity(ofLoops: loops)
+        #expect(each >= 1)
+        #expect(each * loops >= RecentDecisions.defaultCapacity)
+        #expect(each * loops < RecentDecisions.defaultCapacity + loops)
+    }
+
     @Test func lanesStreamOnlyWhileMonitorsWait() {
-        let ledger = LaneLedger(lanes: 1)
+        let ledger = LaneLedger(lanes: 1, capacity: 1)
         #expect(!ledger.streaming)
         ledger.streaming = true
         #expect(ledger.streaming)

@@ -36,7 +36,7 @@ final class LaneLedger: Sendable {
     /// One lane's counters and decisions.
     struct Book {
         var stats = Stats()
-        var recent = RecentDecisions(capacity: RecentDecisions.defaultCapacity)
+        var recent: RecentDecisions
     }
 
     /// Each lane's book, by lane index.
@@ -45,11 +45,16 @@ final class LaneLedger: Sendable {
     private let monitorsWaiting = Atomic<Bool>(false)
 
     private final class LockedBook: Sendable {
-        let book = Mutex(Book())
+        let book: Mutex<Book>
+
+        init(capacity: Int) {
+            book = Mutex(Book(recent: RecentDecisions(capacity: capacity)))
+        }
     }
 
-    init(lanes: Int) {
-        books = (0..<lanes).map { _ in LockedBook() }
+    /// Books for `lanes` lanes, each keeping up to `capacity` decisions.
+    init(lanes: Int, capacity: Int) {
+        books = (0..<lanes).map { _ in LockedBook(capacity: capacity) }
     }
 
     /// Lane `lane` answered a dry run: `decision` is counted and kept in its book.
@@ -386,7 +391,10 @@ final class LaneHub {
     init?(count: Int, settings: Settings, service: RouterService, server: Server) {
         guard let reports = Mailbox<LaneReport>() else { return nil }
         let config = SharedConfig(service.config, lanes: count)
-        let ledger = LaneLedger(lanes: count)
+        // The main loop and the lanes share the history's size: each keeps its part of the newest decisions.
+        let capacity = RecentDecisions.capacity(ofLoops: count + 1)
+        service.recent = RecentDecisions(capacity: capacity)
+        let ledger = LaneLedger(lanes: count, capacity: capacity)
         var lanes: [Lane] = []
         for index in 0..<count {
             guard

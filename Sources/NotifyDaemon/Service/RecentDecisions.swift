@@ -31,8 +31,13 @@ struct RecentDecisions {
         var end: Int { start &+ textLength }
     }
 
-    /// How many decisions a history keeps unless told otherwise: the main loop's, and each lane's.
+    /// How many decisions the daemon keeps in memory: with lanes, the loops share them (``capacity(ofLoops:)``).
     static let defaultCapacity = 4096
+
+    /// How many each of `loops` event loops keeps: together, ``defaultCapacity`` (and the memory of one history).
+    static func capacity(ofLoops loops: Int) -> Int {
+        max(1, (defaultCapacity + loops - 1) / max(loops, 1))
+    }
 
     /// How many decisions are kept.
     let capacity: Int
