@@ -174,10 +174,11 @@ import Varlink
         let ledger = LaneLedger(lanes: 2, capacity: 2)
         for i in 0..<5 {
             let lane = i % 2
-            ledger.record(
-                lane: lane, id: DecisionID("id-\(i)"), text: JSONText(["n": .int(i)]),
-                outcome: i == 4 ? .gated : .routed,
-                format: i < 3 ? .apns : .fcm, nanoseconds: UInt64(1_000 * (i + 1)))
+            JSONText(["n": .int(i)]).bytes.withUnsafeBufferPointer { text in
+                ledger.record(
+                    lane: lane, id: DecisionID("id-\(i)"), text: text, outcome: i == 4 ? .gated : .routed,
+                    format: i < 3 ? .apns : .fcm, nanoseconds: UInt64(1_000 * (i + 1)))
+            }
         }
         var stats = Stats()
         stats.requests = 10
@@ -250,5 +251,52 @@ import Varlink
         var output: [UInt8] = []
         encoded.append(to: &output)
         #expect(output == [7, 8, 0] && encoded.count == 3)
+    }
+}
+
+/// A decision's reply goes straight into the output only when no reply waits before it.
+@Suite struct OutboxDecisionTests {
+    static func connection() -> ClientConnection {
+        ClientConnection(fd: -1, id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0), maxMessageBytes: 65_536, now: 0)
+    }
+
+    static func replies(_ output: [UInt8]) -> [String] {
+        output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func aDecisionWithNothingBeforeItGoesStraightToTheOutput() {
+        let outbox = Outbox()
+        let connection = Self.connection()
+        Array(#"{"n":1}"#.utf8).withUnsafeBufferPointer { outbox.enqueueDecision($0, to: connection) }
+        #expect(connection.slots.isEmpty && connection.slotBytes == 0)
+        #expect(Self.replies(connection.output) == [#"{"parameters":{"decision":{"n":1}}}"#])
+        #expect(connection.queuedBytes == connection.output.count)
+        var dirty: [UInt64] = []
+        outbox.takeDirty { dirty.append($0.id) }
+        #expect(dirty == [1])  // written at the end of the batch
+    }
+
+    /// Behind a reply that waits for its commit, a decision waits too; settled, the replies keep the calls' order,
+    /// and a failed commit sends its failure in its place.
+    @Test(arguments: [true, false])
+    func aDecisionBehindADurableReplyWaitsForIt(committed: Bool) {
+        let outbox = Outbox()
+        let connection = Self.connection()
+        outbox.sendDurable(VarlinkReply(parameters: ["saved": true]), batch: 7, to: connection) {
+            VarlinkError.stateNotSaved.reply
+        }
+        Array(#"{"n":2}"#.utf8).withUnsafeBufferPointer { outbox.enqueueDecision($0, to: connection) }
+        #expect(connection.output.isEmpty && connection.slots.count == 2)
+        #expect(!connection.settleSlots { _ in nil })  // the commit is not over: nothing moves
+        #expect(connection.output.isEmpty)
+        #expect(connection.settleSlots { $0 == 7 ? committed : nil })
+        let replies = Self.replies(connection.output)
+        #expect(replies.count == 2)
+        #expect(replies[0].contains(committed ? #""saved":true"# : "StateNotSaved"))
+        #expect(replies[1] == #"{"parameters":{"decision":{"n":2}}}"#)
+        // Nothing waits any more: the next decision goes straight to the output, after them.
+        Array(#"{"n":3}"#.utf8).withUnsafeBufferPointer { outbox.enqueueDecision($0, to: connection) }
+        #expect(Self.replies(connection.output).last == #"{"parameters":{"decision":{"n":3}}}"#)
+        #expect(connection.slots.isEmpty)
     }
 }

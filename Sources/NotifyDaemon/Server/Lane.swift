@@ -59,7 +59,8 @@ final class LaneLedger: Sendable {
 
     /// Lane `lane` answered a dry run: `decision` is counted and kept in its book.
     func record(
-        lane: Int, id: DecisionID, text: JSONText, outcome: Decision.Outcome, format: PayloadFormat, nanoseconds: UInt64
+        lane: Int, id: DecisionID, text: UnsafeBufferPointer<UInt8>, outcome: Decision.Outcome, format: PayloadFormat,
+        nanoseconds: UInt64
     ) {
         books[lane].book.withLock { book in
             book.stats.requests &+= 1
@@ -324,16 +325,20 @@ final class LaneHandler: CallHandler {
         else { return false }
         if let warnings { decision.warnings = warnings }
         if explain { decision.trace = trace + (decision.trace ?? []) }
-        let text = decision.jsonText(reusing: &writer)
+        // The text stays in the lane's writer: the book and the reply copy it from there (no text of its own made).
+        writer.truncate(to: 0)
+        decision.writeJSON(into: &writer)
         let (id, outcome) = (decision.decisionID, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,
             details: DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: connection.peer.uid))
-        ledger.record(
-            lane: lane, id: id, text: text, outcome: outcome, format: format,
-            nanoseconds: Sys.monotonicNanoseconds() &- start)
-        if ledger.streaming { reports.post(.decision(text)) }
-        if !call.oneway { outbox.enqueue(.ready(.decision(text)), to: connection) }
+        writer.withBytes { text in
+            ledger.record(
+                lane: lane, id: id, text: text, outcome: outcome, format: format,
+                nanoseconds: Sys.monotonicNanoseconds() &- start)
+            if ledger.streaming { reports.post(.decision(JSONText(bytes: Array(text)))) }
+            if !call.oneway { outbox.enqueueDecision(text, to: connection) }
+        }
         return true
     }
 

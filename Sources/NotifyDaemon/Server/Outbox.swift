@@ -34,6 +34,24 @@ final class Outbox {
         case .durable(_, let frame, _): connection.slotBytes += frame.count
         }
         connection.slots.append(slot)
+        remember(connection)
+    }
+
+    /// Queues the reply of a decision whose text is `text` (borrowed: a writer's bytes). When no reply waits in a
+    /// slot before it, it goes straight into the connection's output, after the replies already there, with no
+    /// frame of its own made; otherwise it waits in a slot behind the others.
+    func enqueueDecision(_ text: UnsafeBufferPointer<UInt8>, to connection: ClientConnection) {
+        guard !connection.closed else { return }
+        guard connection.slots.isEmpty else {
+            enqueue(.ready(.decision(JSONText(bytes: Array(text)))), to: connection)
+            return
+        }
+        VarlinkReply.encodeDecision(valueJSON: text, into: &connection.output)
+        remember(connection)
+    }
+
+    /// Puts `connection` on the list settled and written at the end of the batch.
+    private func remember(_ connection: ClientConnection) {
         if !connection.inOutbox {
             connection.inOutbox = true
             dirty.append(connection)

@@ -65,7 +65,13 @@ struct RecentDecisions {
 
     /// Keeps the decision's id and a copy of its text, dropping the oldest when ``capacity`` are kept.
     mutating func append(id: DecisionID, device: String?, text: JSONText) {
-        text.bytes.withUnsafeBufferPointer { textBytes in
+        text.bytes.withUnsafeBufferPointer { append(id: id, device: device, text: $0) }
+    }
+
+    /// Keeps the decision's id and a copy of its text (the bytes of `text`), dropping the oldest when ``capacity``
+    /// are kept.
+    mutating func append(id: DecisionID, device: String?, text textBytes: UnsafeBufferPointer<UInt8>) {
+        do {
             let start = place(textBytes.count)
             buffer.withUnsafeMutableBufferPointer { all in
                 if let source = textBytes.baseAddress {

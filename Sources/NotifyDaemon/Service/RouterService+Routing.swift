@@ -193,9 +193,15 @@ extension RouterService {
         }
         if let warnings { decision.warnings = warnings }  // most have none: the decision stays shared, not copied
         if explain { decision.trace = trace + (decision.trace ?? []) }
+        guard !dryRun else {
+            // The text stays in the writer: the history and the reply copy it from there.
+            decisionWriter.truncate(to: 0)
+            decision.writeJSON(into: &decisionWriter)
+            recordDryRun(decision, link: link, peerUID: connection.peer.uid)
+            return .dryRunWritten
+        }
         let text = decision.jsonText(reusing: &decisionWriter)
-        record(decision, text: text, link: link, dryRun: dryRun, peerUID: connection.peer.uid)
-        guard !dryRun else { return .decision(text, durable: false) }
+        record(decision, text: text, link: link, peerUID: connection.peer.uid)
         if let device, let next { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
     }
@@ -229,8 +235,7 @@ extension RouterService {
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
             record(
-                decision, text: decision.jsonText(reusing: &decisionWriter), link: nil, dryRun: false,
-                peerUID: connection.peer.uid)
+                decision, text: decision.jsonText(reusing: &decisionWriter), link: nil, peerUID: connection.peer.uid)
             reply["resumed"] = decision.json
         }
         switch result.status {
@@ -249,27 +254,36 @@ extension RouterService {
 
     // MARK: recording
 
-    /// Keeps the decision: a stored one joins the batch's commit and is counted and journaled once the commit
-    /// succeeded; a dry run, or one made without a store, at once.
-    func record(_ decision: consuming Decision, text: JSONText, link: String?, dryRun: Bool, peerUID: UInt32) {
-        if !dryRun {
-            writes.append(
-                .decision(
-                    id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
-                    outcome: decision.outcome.rawValue, page: decision.page, decision: text))
-        }
+    /// Keeps a decision that is not a dry run: with a store, it joins the batch's commit and is counted and
+    /// journaled once the commit succeeded; without one, at once.
+    func record(_ decision: consuming Decision, text: JSONText, link: String?, peerUID: UInt32) {
+        writes.append(
+            .decision(
+                id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
+                outcome: decision.outcome.rawValue, page: decision.page, decision: text))
         let (id, device) = (decision.decisionID, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(
-            decision: consume decision, link: link, dryRun: dryRun, peerUID: peerUID)
-        // Kept for the monitors, which see it once its batch is settled; with none, a batch of dry runs has nothing
-        // to settle (``endBatch()`` then returns at once).
+            decision: consume decision, link: link, dryRun: false, peerUID: peerUID)
+        // Kept for the monitors, which see it once its batch is settled.
         if !monitors.isEmpty { batchDecisions.append(text) }
-        if dryRun || store == nil {
+        if store == nil {
             countAndJournal(consume details)
             recent.append(id: id, device: device, text: text)
         } else {
             batchJournal.append(details)
+        }
+    }
+
+    /// Keeps a dry run whose text is in ``decisionWriter``: counted, journaled and kept at once, from the writer's
+    /// bytes. Monitors see it once its batch is settled; with none, a batch of dry runs has nothing to settle
+    /// (``endBatch()`` then returns at once).
+    func recordDryRun(_ decision: consuming Decision, link: String?, peerUID: UInt32) {
+        let (id, device) = (decision.decisionID, decision.device)
+        countAndJournal(DecisionJournalDetails(decision: consume decision, link: link, dryRun: true, peerUID: peerUID))
+        decisionWriter.withBytes { text in
+            if !monitors.isEmpty { batchDecisions.append(JSONText(bytes: Array(text))) }
+            recent.append(id: id, device: device, text: text)
         }
     }
 

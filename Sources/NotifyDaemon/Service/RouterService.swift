@@ -202,6 +202,8 @@ final class RouterService: CallHandler {
             } else {
                 outbox.enqueue(.ready(.decision(text)), to: connection)
             }
+        case .dryRunWritten:
+            decisionWriter.withBytes { outbox.enqueueDecision($0, to: connection) }
         case .streaming:
             break
         }
@@ -459,6 +461,9 @@ final class RouterService: CallHandler {
         case durable(JSONObject)
         /// `{"decision": …}` from the decision's text; `durable` as for ``durable(_:)``.
         case decision(JSONText, durable: Bool)
+        /// `{"decision": …}` from the text of a dry run's decision, left in ``decisionWriter`` (sent at once, from
+        /// there: no text of its own made).
+        case dryRunWritten
         /// A monitor: replies follow as decisions are made.
         case streaming
     }
