@@ -33,17 +33,19 @@ extension Decision {
         let page = self.page
         // The step that displays the page copies its description from here rather than writing it again.
         let described = (page: page, text: page.writeJSON(into: &out))
-        let plan = self.plan  // one copy, for the path and the steps
         JSON.writeRaw(",\"path\":", into: &out)
-        if let plan, let indices = pathIndices {
-            plan.writeJSON(path: indices, into: &out)
-        } else {
-            Decision.writeStrings(path, into: &out)
-        }
-        JSON.writeRaw(",\"steps\":[", into: &out)
-        if let plan {
+        // The plan bound once, for the path and the steps: each binding of a plan kept in a variable is a copy.
+        if let plan = self.plan {
+            if let indices = pathIndices {
+                plan.writeJSON(path: indices, into: &out)
+            } else {
+                Decision.writeStrings(path, into: &out)
+            }
+            JSON.writeRaw(",\"steps\":[", into: &out)
             plan.writeJSON(into: &out, described: described)
         } else {
+            Decision.writeStrings(path, into: &out)
+            JSON.writeRaw(",\"steps\":[", into: &out)
             namedSteps.withUnsafeBufferPointer { steps in  // each step borrowed in place, not copied out of the array
                 for i in steps.indices {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
