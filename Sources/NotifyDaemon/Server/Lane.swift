@@ -57,7 +57,7 @@ final class LaneLedger: Sendable {
         books = (0..<lanes).map { _ in LockedBook(capacity: capacity) }
     }
 
-    /// Lane `lane` answered a dry run: `decision` is counted and kept in its book.
+    /// Lane `lane` answered a dry run: it is counted, and its id and text (`text`, borrowed) kept in the lane's book.
     func record(
         lane: Int, id: DecisionID, text: UnsafeBufferPointer<UInt8>, outcome: Decision.Outcome, format: PayloadFormat,
         nanoseconds: UInt64
@@ -455,7 +455,7 @@ final class LaneHub {
             next += 1
             switch report {
             case .migrated(let connection): server.value.adopt(connection)
-            case .decision(let made): service.value.laneDecision(made)
+            case .decision(let text): service.value.laneDecision(text)
             case .serviceCall(let error, let nanoseconds):
                 service.value.laneServiceCall(error: error, nanoseconds: nanoseconds)
             case .closed(let uid): server.value.laneConnectionClosed(uid: uid)

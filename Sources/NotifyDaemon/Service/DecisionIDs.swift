@@ -1,8 +1,8 @@
 import CoordinatorGraph
 
-/// Time-ordered version-7 UUID strings (RFC 9562) for decision ids: 48 bits of Unix milliseconds, a 12-bit
-/// counter that keeps ids made in the same millisecond in order, and 62 random bits from a xoshiro256**
-/// generator seeded once from `getrandom` (no syscall per id).
+/// Time-ordered version-7 UUIDs (RFC 9562) for decision ids, kept as their bits (``DecisionID``): 48 bits of Unix
+/// milliseconds, a 12-bit counter that keeps ids made in the same millisecond in order, and 62 random bits from a
+/// xoshiro256** generator seeded once from `getrandom` (no syscall per id).
 ///
 /// Ids of one daemon sort in the order they were made, so the history's primary key grows at its end: inserting
 /// a decision touches the last pages of the index instead of a random one (about 2.4 times the store's throughput
@@ -34,7 +34,7 @@ struct DecisionIDs {
     private func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
     /// A new id made at `milliseconds` since 1970, written `019ad6f2-3c41-7a05-9f3e-0a1b2c3d4e5f`; never smaller than
-    /// the one before, even when the clock steps back. It is kept as its bits (``DecisionID``).
+    /// the one before, even when the clock steps back.
     mutating func make(milliseconds: Int64 = Sys.wallClockMilliseconds()) -> DecisionID {
         var ms = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
         if ms > lastMilliseconds {

@@ -6,8 +6,8 @@ import JSON
 /// parsed only when someone asks for them.
 ///
 /// The texts are copied, one after another, into one buffer used as a ring, and each decision's id and place are
-/// kept in a ring of ``capacity`` slots (an id is kept as its bits, not written out: ``DecisionID``). A decision made replaces the oldest of the newest ``capacity`` with a copy
-/// written after the last one, instead of keeping the reply's own text: a kept text lived for thousands of
+/// kept in a ring of ``capacity`` slots (an id is kept as its bits, not written out: ``DecisionID``). A decision
+/// made replaces the oldest of the newest ``capacity`` with a copy written after the last one, instead of keeping the reply's own text: a kept text lived for thousands of
 /// decisions, so each decision freed a block that had left the caches, and the next reply was written into it
 /// (one loop answered 10% more dry runs with 64 texts kept than with 4,096; the ring, keeping 4,096, 5% more). The
 /// buffer starts small and doubles (rarely) when the newest ``capacity`` decisions do not fit in it, so none is
@@ -71,23 +71,21 @@ struct RecentDecisions {
     /// Keeps the decision's id and a copy of its text (the bytes of `text`), dropping the oldest when ``capacity``
     /// are kept.
     mutating func append(id: DecisionID, device: String?, text textBytes: UnsafeBufferPointer<UInt8>) {
-        do {
-            let start = place(textBytes.count)
-            buffer.withUnsafeMutableBufferPointer { all in
-                if let source = textBytes.baseAddress {
-                    (all.baseAddress! + start).update(from: source, count: textBytes.count)
-                }
+        let start = place(textBytes.count)
+        buffer.withUnsafeMutableBufferPointer { all in
+            if let source = textBytes.baseAddress {
+                (all.baseAddress! + start).update(from: source, count: textBytes.count)
             }
-            let slot = Slot(id: id, start: start, textLength: textBytes.count, device: device)
-            if slots.count < capacity {
-                slots.append(slot)
-            } else {
-                keptBytes &-= slots[next].end &- slots[next].start
-                slots[next] = slot
-            }
-            keptBytes &+= slot.end &- start
-            tail = slot.end
         }
+        let slot = Slot(id: id, start: start, textLength: textBytes.count, device: device)
+        if slots.count < capacity {
+            slots.append(slot)
+        } else {
+            keptBytes &-= slots[next].end &- slots[next].start
+            slots[next] = slot
+        }
+        keptBytes &+= slot.end &- start
+        tail = slot.end
         next = next &+ 1 == capacity ? 0 : next &+ 1
         if buffer.count > minimumBytes, keptBytes &* 4 < buffer.count {
             repack(into: max(minimumBytes, keptBytes * 2))
