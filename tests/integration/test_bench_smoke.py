@@ -102,6 +102,56 @@ def test_bench_counts_wrong_replies_as_errors(workdir):
     assert figures["daemonDecisions"] is None and figures["journalDropped"] is None
 
 
+def serve_replies(path, reply, chunk):
+    """A server on `path` that answers every NUL-terminated frame with `reply` (NUL added), written `chunk` bytes
+    at a time so that replies reach the client split across reads."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(4)
+
+    def serve(connection):
+        with connection:
+            while True:
+                data = connection.recv(65536)
+                if not data:
+                    return
+                out = (reply + b"\0") * data.count(0)
+                for i in range(0, len(out), chunk):
+                    connection.sendall(out[i:i + chunk])
+
+    def accept():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return listener
+
+
+def test_bench_checks_the_page_of_each_reply_across_split_reads(workdir):
+    # Replies of the expected page pass however they are split; a page whose id differs by one letter fails.
+    padding = '"trace":[' + ",".join(['"x"'] * 40) + "]"
+    right = ('{"parameters":{"decision":{"id":"d",' + padding + ',"page":{"id":"cart.offer","arguments":{}}}}}').encode()
+    wrong = right.replace(b'"cart.offer"', b'"cart.offex"')
+    for name, reply, chunk, errors in [("right-whole", right, 1 << 16, 0), ("right-split", right, 7, 0),
+                                       ("wrong-split", wrong, 5, 60), ("wrong-whole", wrong, 1 << 16, 60)]:
+        path = os.path.join(workdir, name + ".sock")
+        listener = serve_replies(path, reply, chunk)
+        try:
+            result = subprocess.run([BENCH, "daemon", "--socket", path, "--requests", "60", "--connections", "2",
+                                     "--depth", "8", "--mix", "dry-apns", "--json"],
+                                    capture_output=True, text=True, timeout=60)
+        finally:
+            listener.close()
+        figures = json.loads(result.stdout.strip().splitlines()[-1])
+        assert figures["replies"] == 60, (name, figures)
+        assert figures["errors"] == errors, (name, figures)
+        assert result.returncode == (1 if errors else 0), (name, result.stdout)
+
+
 def test_payload_bench_reads_every_example_format():
     # The in-process payload benchmark, briefly: one row per example payload with a figure for each reader that
     # accepts it (the bare link is not JSON, so neither the tree parser nor the tape has one, only the payload
