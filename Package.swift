@@ -40,7 +40,12 @@ let package = Package(
             // builds, which every test runs, keep it, and the compile-time check stays in both.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
-        .executableTarget(name: "notifyd", dependencies: ["NotifyDaemon", "CMimalloc"]),
+        .executableTarget(
+            name: "notifyd", dependencies: ["NotifyDaemon", "CMimalloc"],
+            // Named on the link's command line too, not only by the module map: a link-time-optimized release build
+            // takes a module map's libraries after the C library's, whose malloc would then serve the process.
+            linkerSettings: [.linkedLibrary("mimalloc")]
+        ),
         // notifyctl: the command table, parsing and printing live in NotifyctlCore (unit-tested); the executable
         // only wires it to the process.
         .target(name: "NotifyctlCore", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"]),

@@ -147,6 +147,16 @@ event_loops() {
     ctl --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['eventLoops'])"
 }
 check "the shipped unit serves on two event loops" test "$(event_loops)" = 2
+mimalloc_serves() { # the running service mapped mimalloc, and its binary loads it ahead of the C library
+    ns grep -q libmimalloc "/proc/$main_pid/maps" || return 1
+    LD_TRACE_LOADED_OBJECTS=1 "$stage/bin/notifyd" | python3 -c '
+import os, sys
+names = [os.path.basename(line.split()[0]) for line in sys.stdin if ".so" in line]
+first = lambda prefix: next((i for i, n in enumerate(names) if n.startswith(prefix)), None)
+m, c = first("libmimalloc.so"), first("libc.so")
+sys.exit(not (m is not None and c is not None and m < c))'
+}
+check "the release build allocates with mimalloc, linked ahead of the C library" mimalloc_serves
 decision_id=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['id'])" "$reply" 2>/dev/null)
 fields="e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE') == '$device'"
 fields+=" and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer')"
