@@ -65,43 +65,6 @@ def test_bench_prints_a_summary_table(daemon):
                for line in result.stdout.splitlines())
 
 
-def test_bench_counts_wrong_replies_as_errors(workdir):
-    # A server that answers every frame with a varlink error: each reply is counted as an error and the run fails.
-    path = os.path.join(workdir, "wrong.sock")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(4)
-
-    def serve(connection):
-        with connection:
-            while True:
-                data = connection.recv(65536)
-                if not data:
-                    return
-                connection.sendall(b'{"error":"io.notifyd.Router.NoRoute","parameters":{"link":"x"}}\0' * data.count(0))
-
-    def accept():
-        while True:
-            try:
-                connection, _ = listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    try:
-        result = subprocess.run([BENCH, "daemon", "--socket", path, "--requests", "100", "--connections", "1",
-                                 "--depth", "4", "--json"], capture_output=True, text=True, timeout=60)
-    finally:
-        listener.close()
-    assert result.returncode == 1
-    figures = json.loads(result.stdout.strip().splitlines()[-1])
-    assert figures["replies"] == 100
-    assert figures["errors"] == 100
-    # Its error reply to GetStats gives no counters.
-    assert figures["daemonDecisions"] is None and figures["journalDropped"] is None
-
-
 def serve_replies(path, reply, chunk):
     """A server on `path` that answers every NUL-terminated frame with `reply` (NUL added), written `chunk` bytes
     at a time so that replies reach the client split across reads."""
@@ -129,6 +92,23 @@ def serve_replies(path, reply, chunk):
 
     threading.Thread(target=accept, daemon=True).start()
     return listener
+
+
+def test_bench_counts_wrong_replies_as_errors(workdir):
+    # A server that answers every frame with a varlink error: each reply is counted as an error and the run fails.
+    path = os.path.join(workdir, "wrong.sock")
+    listener = serve_replies(path, b'{"error":"io.notifyd.Router.NoRoute","parameters":{"link":"x"}}', 1 << 16)
+    try:
+        result = subprocess.run([BENCH, "daemon", "--socket", path, "--requests", "100", "--connections", "1",
+                                 "--depth", "4", "--json"], capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+    assert result.returncode == 1
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["replies"] == 100
+    assert figures["errors"] == 100
+    # Its error reply to GetStats gives no counters.
+    assert figures["daemonDecisions"] is None and figures["journalDropped"] is None
 
 
 def test_bench_checks_the_page_of_each_reply_across_split_reads(workdir):
