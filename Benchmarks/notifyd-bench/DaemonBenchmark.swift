@@ -291,8 +291,8 @@ private func runConnection(
         let now = DispatchTime.now().uptimeNanoseconds
         var frameStart = 0
         var answered = 0
-        // The client shares the machine's cores with the server it measures: frames are found with memchr and
-        // checked with memmem, not byte by byte, so that its own work per reply stays small.
+        // The client shares the machine's cores with the server it measures: frames are found with memchr and their
+        // page checked with a Horspool search (`Needle`), not byte by byte, so that its own work per reply stays small.
         input.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
             while frameStart < n, let nul = memchr(base + frameStart, 0, n - frameStart) {
