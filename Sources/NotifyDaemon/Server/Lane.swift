@@ -9,6 +9,9 @@ import Varlink
 final class SharedConfig: Sendable {
     /// Each lane's copy of the config loaded now.
     private let current: Mutex<[ActiveConfig]>
+    /// How many times a config was published: a lane takes the lock only when this moved since it last looked
+    /// (``LaneHandler``), not for each call.
+    private let published = Atomic<UInt64>(0)
 
     /// Copies of `config` for `lanes` lanes.
     init(_ config: ActiveConfig, lanes: Int) {
@@ -18,11 +21,16 @@ final class SharedConfig: Sendable {
     /// The config loaded now, as lane `lane` serves it.
     func value(lane: Int) -> ActiveConfig { current.withLock { $0[lane] } }
 
+    /// The number of configs published so far. Read before ``value(lane:)``: a lane that saw this number has at
+    /// least the config published with it.
+    var version: UInt64 { published.load(ordering: .acquiring) }
+
     /// Makes the lanes' copies of `config` (on the caller's thread, before any lane sees them), then hands them out.
     func publish(_ config: ActiveConfig) {
         let copies = current.withLock { $0.count }
         let fresh = (0..<copies).map { _ in config.copy() }
         current.withLock { $0 = fresh }
+        published.add(1, ordering: .releasing)
     }
 }
 
@@ -264,6 +272,8 @@ final class LaneHandler: CallHandler {
     private var ids = DecisionIDs()
     private var writer = ByteWriter(capacity: 2048)
     private let description = RouterService.serviceDescription()
+    /// The lane's copy of the config, and the ``SharedConfig/version`` it was taken at.
+    private var loaded: (config: ActiveConfig, version: UInt64)
 
     init(
         config: SharedConfig, lane: Int, ledger: LaneLedger, journal: Journal, reports: Mailbox<LaneReport>,
@@ -271,6 +281,8 @@ final class LaneHandler: CallHandler {
     ) {
         self.config = config
         self.lane = lane
+        let version = config.version
+        loaded = (config.value(lane: lane), version)
         self.ledger = ledger
         self.loopJournal = JournalBatcher(journal: journal)
         self.reports = reports
@@ -286,7 +298,7 @@ final class LaneHandler: CallHandler {
             parameters.device == nil
         else { return false }
         let start = Sys.monotonicNanoseconds()
-        let config = self.config.value(lane: lane)
+        let config = currentConfig()
         let explain = parameters.explain
         let target: RoutingTarget
         let format: PayloadFormat
@@ -340,6 +352,14 @@ final class LaneHandler: CallHandler {
             if !call.oneway { outbox.enqueueDecision(text, to: connection) }
         }
         return true
+    }
+
+    /// The config loaded now: the lane's copy, taken again (under the lock) only after a reload published one.
+    @inline(__always)
+    private func currentConfig() -> ActiveConfig {
+        let version = config.version
+        if version != loaded.version { loaded = (config.value(lane: lane), version) }
+        return loaded.config
     }
 
     func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool {
