@@ -113,9 +113,11 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "B $b" >>"$WORK/results"
 done
 
-python3 - "$WORK/results" "$DIR_A" "$DIR_B" "$MIX" "$CONNECTIONS" "$DEPTH" <<'EOF'
+python3 - "$WORK/results" "$DIR_A" "$DIR_B" "$MIX" "$CONNECTIONS" "$DEPTH" "$ROOT/Benchmarks" <<'EOF'
 import json, statistics, sys
-results, dir_a, dir_b, mix, connections, depth = sys.argv[1:]
+results, dir_a, dir_b, mix, connections, depth, here = sys.argv[1:]
+sys.path.insert(0, here)
+from median_interval import median_interval
 runs = {"A": [], "B": []}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -136,6 +138,16 @@ for name in "AB":
 wins = sum(b["requestsPerSecond"] > a["requestsPerSecond"] for a, b in zip(runs["A"], runs["B"]))
 ratio = med("B", lambda r: r["requestsPerSecond"]) / med("A", lambda r: r["requestsPerSecond"])
 print(f"\nB / A throughput: {ratio:.3f}×; B ahead in {wins} of {len(runs['A'])} pairs")
+# Each pair's own ratio, and how far their median can be trusted: two runs of one build (A = B) differ by a tenth
+# from one 12-pair run to the next on a shared host, so a difference inside the interval is not one.
+ratios = [b["requestsPerSecond"] / a["requestsPerSecond"] for a, b in zip(runs["A"], runs["B"])]
+interval = median_interval(ratios)
+if interval:
+    low, high, coverage = interval
+    told = "B faster" if low > 1 else "A faster" if high < 1 else "not told apart"
+    print(f"pairs' B / A: median {statistics.median(ratios):.3f}×, {coverage:.0%} interval {low:.3f}–{high:.3f}×: {told}")
+else:
+    print(f"pairs' B / A: median {statistics.median(ratios):.3f}×; an interval needs 6 pairs or more")
 if any(r["errors"] for name in runs for r in runs[name]):
     sys.exit(1)
 EOF

@@ -143,10 +143,12 @@ FLOOR_PEAK=$(awk '/^VmHWM:/ { print $2 * 1024 }' "/proc/$FLOOR_PID/status")
 
 touch "$WORK/rerun"
 python3 - "$WORK/results" "$FLOOR_READY" "$DAEMON_READY" "$DAEMON_RSS_READY" "$DAEMON_PEAK" "$FLOOR_PEAK" \
-    "$LOG_TARGET" "$RTT_CPUS" "$MAX_STEAL" "$WORK/rerun" "$EVENT_LOOPS" <<'EOF'
+    "$LOG_TARGET" "$RTT_CPUS" "$MAX_STEAL" "$WORK/rerun" "$EVENT_LOOPS" "$ROOT/Benchmarks" <<'EOF'
 import json, statistics, sys
 (results, floor_ready, daemon_ready, rss_ready, daemon_peak, floor_peak, log_target, rtt_cpus, max_steal,
- rerun, event_loops) = sys.argv[1:]
+ rerun, event_loops, here) = sys.argv[1:]
+sys.path.insert(0, here)
+from median_interval import median_interval
 runs = {}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -189,6 +191,12 @@ print()
 print(f"round trip p50, 1 connection, depth 1:  notifyd / floor = {rtt:5.2f}×   (target ≤ 1.3×)  {verdict(rtt <= 1.3)}")
 print(f"dry-run throughput, 4 × 64 in flight:   notifyd / floor = {tput * 100:5.1f}%   (target ≥ 10%, aim 20%)  "
       f"{verdict(tput >= 0.10)}")
+# Each round's own ratio (its floor and notifyd runs follow one another), and how far their median can be trusted.
+rounds = [n["requestsPerSecond"] / f["requestsPerSecond"] for f, n in zip(runs["floor-pipelined"], runs["notifyd-dry"])]
+interval = median_interval(rounds)
+spread = (f"{interval[2]:.0%} interval of the median {interval[0] * 100:.1f}–{interval[1] * 100:.1f}%" if interval
+          else "an interval needs 6 rounds or more")
+print(f"  per round: {', '.join(f'{r * 100:.1f}%' for r in rounds)}; {spread}")
 print(f"stateful durable decisions/s, 4 × 64:   {stateful:8.0f}/s          (target ≥ 50,000/s)  {verdict(stateful >= 50000)}")
 print(f"time to READY (socket accepting):       notifyd {float(daemon_ready):.1f} ms, floor {float(floor_ready):.1f} ms")
 print(f"notifyd RSS with {'shop.yaml'}:            {int(rss_ready) / 1048576:.1f} MiB at READY, "

@@ -3,6 +3,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import threading
 
 from conftest import BIN, ROOT
@@ -208,6 +209,8 @@ def test_ab_bench_compares_two_builds_side_by_side():
     assert set(rows) == {"A", "B"}
     assert all(float(rows[name][1]) > 0 and rows[name][-1] == "0" for name in rows)  # req/s, errors
     assert any(line.startswith("B / A throughput: ") and line.endswith(" of 2 pairs") for line in lines)
+    assert any(line.startswith("pairs' B / A: median ") and line.endswith("; an interval needs 6 pairs or more")
+               for line in lines)
     # Each run is reported as it ends, in the order of its pair.
     runs = [line for line in result.stderr.splitlines() if line.startswith("round ")]
     assert [line.split()[2] for line in runs] == ["A", "B", "B", "A"]
@@ -258,6 +261,20 @@ def test_daemon_bench_runs_notifyd_with_lanes_against_the_floor():
                          "notifyd-mixed"}
     assert all(float(row[1]) > 0 and row[8] == "0" for row in rows.values())  # req/s, errors
     assert any(line.startswith("dry-run throughput, 4 × 64 in flight:") for line in lines)
+    per_round = [line for line in lines if line.startswith("  per round: ")]
+    assert len(per_round) == 1 and per_round[0].endswith("%; an interval needs 6 rounds or more"), lines
+
+
+def test_median_interval_is_the_sign_tests():
+    # The k-th lowest and k-th highest of n values, k the largest with P(Bin(n, 1/2) <= k - 1) <= 2.5%.
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+    from median_interval import median_interval
+    assert median_interval([5, 1, 4, 2, 3]) is None  # 2 × (1/2)^5 > 5%: five values bound nothing at 95%
+    assert median_interval([6, 1, 5, 2, 4, 3]) == (1, 6, 1 - 2 / 64)
+    low, high, coverage = median_interval(list(range(12, 0, -1)))
+    assert (low, high) == (3, 10) and abs(coverage - (1 - 2 * 79 / 4096)) < 1e-12
+    low, high, coverage = median_interval(range(1, 25), confidence=0.99)
+    assert (low, high) == (6, 19) and coverage >= 0.99
 
 
 def test_daemon_bench_refuses_zero_event_loops():

@@ -1,0 +1,25 @@
+"""A distribution-free interval for a median, for the benchmark scripts' summaries.
+
+The host's speed moves by a tenth from one run to the next, so a median of a dozen runs moves too: the interval says
+how far. It is the sign test's: with n values, the k-th lowest and the k-th highest hold the median of what they were
+drawn from with probability 1 - 2 P(Bin(n, 1/2) <= k - 1), whatever that distribution is.
+"""
+from math import comb
+
+
+def median_interval(values, confidence=0.95):
+    """(low, high, coverage): the widest-k order statistics around the median of `values` with at least
+    `confidence` coverage, and the coverage they give; None when there are too few values for one (fewer than 6 for
+    95%)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    tail = (1 - confidence) / 2
+    k, below = 0, 0.0  # below: P(Bin(n, 1/2) <= k - 1)
+    while k < n:
+        through = below + comb(n, k) / 2**n  # P(Bin(n, 1/2) <= k)
+        if through > tail:
+            break
+        below, k = through, k + 1
+    if k == 0:
+        return None
+    return ordered[k - 1], ordered[n - k], 1 - 2 * below
