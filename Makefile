@@ -15,10 +15,10 @@ STATE_DIR   ?= $(RUN_DIR)/state
 APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip
 PIP_PACKAGES = varlink pytest
 # Cross-module optimization: the libraries' functions are inlined and their references counted across module
-# boundaries too (≈ 1% fewer instructions per request, 1.03× in side-by-side runs). A build flag, not a package
+# boundaries too (≈ 1% fewer instructions per request). A build flag, not a package
 # setting, so that packages using the libraries need no unsafe flag.
 # Full link-time optimization on top (SwiftPM's `--experimental-lto-mode=full`): the linker optimizes the program's
-# modules as one (≈ 5% fewer instructions per dry run, 1.12× in side-by-side runs); the whole release build
+# modules as one (≈ 5% fewer instructions per dry run, by callgrind); the whole release build
 # takes about three minutes on two cores. Its debug information (with `-g`) is DWARF 5, which Debian 12's
 # valgrind cannot read: profile a copy stripped with `strip --strip-debug`.
 RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization --experimental-lto-mode=full
