@@ -1,4 +1,5 @@
 import DeepLink
+import JSON
 
 /// A routing decision (DESIGN.md §3): which page, the coordinators from the root to its owner, the ordered steps
 /// that bring the device there, and the pending page when a gate is presented first.
@@ -123,6 +124,29 @@ public struct Decision: Sendable, Hashable {
             StepPlan.forEachName(of: indices, resolver: resolver, foreign: storage.fields.plan?.foreign ?? [], body)
         } else {
             for name in storage.fields.path { body(name) }
+        }
+    }
+
+    /// True when the path is kept as the resolver's indices of its own coordinators and every coordinator of its
+    /// graph is named by an ASCII identifier (``Resolver/namesArePlain``): ``writePlainPath(separator:into:)`` then
+    /// writes it.
+    public var pathIsPlain: Bool {
+        guard let indices = storage.fields.pathIndices, let resolver = storage.fields.plan?.resolver,
+            resolver.namesArePlain
+        else { return false }
+        for i in 0..<indices.count where indices[i] >= resolver.names.count { return false }
+        return true
+    }
+
+    /// Appends the path's names separated by `separator`, copied from the bytes the resolver keeps of them; only
+    /// when ``pathIsPlain``.
+    public func writePlainPath(separator: UInt8, into out: inout ByteWriter) {
+        guard let indices = storage.fields.pathIndices, let resolver = storage.fields.plan?.resolver else {
+            preconditionFailure("a plain path is kept as a resolver's indices")
+        }
+        for i in 0..<indices.count {
+            if i > 0 { out.append(separator) }
+            resolver.escapedNames.write(indices[i], into: &out)
         }
     }
 

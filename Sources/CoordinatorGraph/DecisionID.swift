@@ -34,6 +34,12 @@ public struct DecisionID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True when the id is a UUID (its text: lowercase hexadecimal digits and `-`).
+    public var isUUID: Bool {
+        if case .uuid = form { return true }
+        return false
+    }
+
     /// The id's text.
     public var description: String {
         switch form {

@@ -90,6 +90,9 @@ public final class Resolver: Sendable {
     let names: [String]
     /// ``names`` escaped as in a JSON string, for writing decisions.
     let escapedNames: EscapedTexts
+    /// True when every name is a non-empty run of ASCII letters, digits and `_`: as escaped (``escapedNames``) they
+    /// are their own bytes, and a journal line takes them without escaping or quotes.
+    let namesArePlain: Bool
     /// Each coordinator's `requires`, by index.
     let requirements: [[String]]
     let kinds: [CoordinatorKind]
@@ -124,6 +127,13 @@ public final class Resolver: Sendable {
         indexByName = NameTable(index)
         names = coordinators.map(\.name)
         escapedNames = EscapedTexts(names)
+        namesArePlain = coordinators.allSatisfy { c in
+            !c.name.isEmpty
+                && c.name.utf8.allSatisfy { b in
+                    (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "_")
+                }
+        }
         requirements = coordinators.map(\.requires)
         rootIndex = coordinators.firstIndex(where: { $0.kind == .app }) ?? 0
         kinds = coordinators.map(\.kind)

@@ -84,6 +84,9 @@ protocol JournalEntryWriter: ~Copyable {
     mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void)
     /// Adds the field `key` with `value`.
     mutating func field(_ key: JournalKey, _ value: String)
+    /// Adds the field `key` whose value `write` writes and which is known to need no escaping and no quotes (ASCII
+    /// letters, digits, `-`, `_`, `/`): the console line takes it as it is, without looking at it.
+    mutating func plainField(_ key: JournalKey, _ write: (inout ByteWriter) -> Void)
 }
 
 /// A field of a decision's journal entry: its journald name, and its console key (the name without `NOTIFYD_`,
@@ -117,6 +120,11 @@ extension JournalRecord: JournalEntryWriter {
 
     mutating func field(_ key: JournalKey, _ value: String) {
         field(key.name, value)
+    }
+
+    /// A record checks every value it is given, as its sinks other than the console need.
+    mutating func plainField(_ key: JournalKey, _ write: (inout ByteWriter) -> Void) {
+        field(key.name, writing: write)
     }
 }
 
@@ -181,6 +189,23 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
 
     mutating func field(_ key: JournalKey, _ value: String) {
         field(key) { $0.append(utf8: value) }
+    }
+
+    mutating func plainField(_ key: JournalKey, _ write: (inout ByteWriter) -> Void) {
+        let mark = bytes.count
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(key.consoleKey)
+        bytes.append(UInt8(ascii: "="))
+        let start = bytes.count
+        write(&bytes)
+        guard bytes.count > start else {
+            // Empty: written as the console writes an empty value (quoted).
+            bytes.truncate(to: mark)
+            return field(key, writing: write)
+        }
+        assert(
+            bytes.withBytes { JournalRecord.consoleValueNeeds(UnsafeBufferPointer(rebasing: $0[start...])) }
+                == (plain: true, quoted: false), "a value written as plain needs escaping or quotes")
     }
 }
 

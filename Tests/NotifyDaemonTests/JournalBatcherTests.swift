@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    /// Decisions as the daemon makes them (the path kept as the resolver's indices, its names written from the
+    /// resolver's bytes; ids as UUIDs or as text): their console lines are the lines of their records.
+    @Test func consoleLinesOfResolvedDecisionsAreTheLinesOfTheirRecords() throws {
+        let directory = try StoreTestDirectory()
+        try directory.write(Array(try RouterServiceTests.Fixture.shopConfig().utf8), to: "notifyd.yaml")
+        let loaded = try RouterService.loadConfig(path: directory.path + "/notifyd.yaml").get()
+        let config = ActiveConfig(loaded, generation: 1)
+        var ids = DecisionIDs()
+        for link in ["shop://offers/SUMMER", "shop://cart/checkout", "https://shop.example.com/products/p-1"] {
+            guard case .success(let page) = config.graph.matcher.match(link).result else {
+                Issue.record("\(link) does not match")
+                continue
+            }
+            for id in [ids.make(milliseconds: 1_700_000_000_000), DecisionID("not a uuid = text")] {
+                var decision = try config.resolver.resolve(
+                    page, state: nil, now: Timestamp(millisecondsSince1970: 0),
+                    metadata: DecisionMetadata(
+                        id: id, source: DecisionSource(format: "link", field: "link", link: link))
+                ).takeDecision()
+                #expect(decision.pathIsPlain)
+                decision.device = "d 1"
+                let details = DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: 1000)
+                var lines = ConsoleLines(identifier: "notifyd", pid: 1)
+                lines.line(details)
+                let written = lines.bytes.withBytes { String(decoding: $0, as: UTF8.self) }
+                #expect(written == Self.recordLine(details))
+                #expect(written.contains(" path=app/main/"), "\(written)")
+            }
+        }
+    }
+
     @Test func eachKeysConsoleSpellingIsTheOneTheConsoleMakesOfItsName() {
         for key in JournalKey.all {
             var made = ByteWriter()

@@ -410,22 +410,32 @@ struct DecisionJournalDetails: JournalDetails {
             }
             if dryRun { out.append(" (dry run)") }
         }
-        entry.field(JournalKey.decisionID) { id.write(into: &$0) }
-        entry.field(JournalKey.outcome, outcome.rawValue)
+        // A UUID, an outcome's name and a number are written as they are (nothing in them to escape or quote).
+        if id.isUUID {
+            entry.plainField(JournalKey.decisionID) { id.write(into: &$0) }
+        } else {
+            entry.field(JournalKey.decisionID) { id.write(into: &$0) }
+        }
+        entry.plainField(JournalKey.outcome) { $0.append(utf8: outcome.rawValue) }
         if plain {
             entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
         } else {
             entry.field(JournalKey.page) { page.writeDescription(into: &$0) }
         }
-        entry.field(JournalKey.path) { out in
-            var first = true
-            decision.forEachPathName { name in
-                if !first { out.append(UInt8(ascii: "/")) }
-                first = false
-                out.append(utf8: name)
+        if decision.pathIsPlain {
+            // The resolver's coordinators, each an ASCII identifier: copied from the bytes it keeps of their names.
+            entry.plainField(JournalKey.path) { decision.writePlainPath(separator: UInt8(ascii: "/"), into: &$0) }
+        } else {
+            entry.field(JournalKey.path) { out in
+                var first = true
+                decision.forEachPathName { name in
+                    if !first { out.append(UInt8(ascii: "/")) }
+                    first = false
+                    out.append(utf8: name)
+                }
             }
         }
-        entry.field(JournalKey.peerUID) { JSON.writeInt(Int(peerUID), into: &$0) }
+        entry.plainField(JournalKey.peerUID) { JSON.writeInt(Int(peerUID), into: &$0) }
         if let device { entry.field(JournalKey.device, device) }
         if let source = decision.source {
             entry.field(JournalKey.source) { out in
