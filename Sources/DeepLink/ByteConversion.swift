@@ -1,5 +1,3 @@
-import Foundation
-
 // Conversions of link text (UTF-8 bytes) to typed values, agreeing with `ParameterType.convert(_:)`.
 
 /// An `Int` written as an optional sign and decimal digits (at most 19 characters, 20 with `-`), `nil` on overflow.
@@ -49,25 +47,20 @@ func parseBool(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
 }
 
 /// A UUID written `8-4-4-4-12` hex digits (either case).
-func parseUUID(_ b: UnsafeBufferPointer<UInt8>) -> UUID? {
+func parseUUID(_ b: UnsafeBufferPointer<UInt8>) -> PageUUID? {
     guard b.count == 36, b[8] == UInt8(ascii: "-"), b[13] == UInt8(ascii: "-"), b[18] == UInt8(ascii: "-"),
         b[23] == UInt8(ascii: "-")
     else { return nil }
-    var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let ok = withUnsafeMutableBytes(of: &raw) { out -> Bool in
-        var i = 0
-        var k = 0
-        while i < 36 {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                i += 1
-                continue
-            }
-            guard let hi = hexValue(b[i]), let lo = hexValue(b[i + 1]) else { return false }
-            out[k] = hi << 4 | lo
-            k += 1
-            i += 2
+    var words: (UInt64, UInt64) = (0, 0)
+    var digits = 0
+    for i in 0..<36 where i != 8 && i != 13 && i != 18 && i != 23 {
+        guard let value = hexValue(b[i]) else { return nil }
+        if digits < 16 {
+            words.0 = words.0 << 4 | UInt64(value)
+        } else {
+            words.1 = words.1 << 4 | UInt64(value)
         }
-        return true
+        digits += 1
     }
-    return ok ? UUID(uuid: raw) : nil
+    return PageUUID(high: words.0, low: words.1)
 }

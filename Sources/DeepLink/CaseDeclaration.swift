@@ -1,5 +1,3 @@
-import Foundation
-
 /// A Swift enum case declaration such as `category(slug: String, page: Int = 1, sort: Sort = .price)`.
 ///
 /// Pages are declared in the config in this syntax; ``description`` prints it back as Swift source.
@@ -207,7 +205,7 @@ struct DeclarationParser {
             return text
         }
         let parts = text[text.index(after: open)..<close].split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
+            String($0.trimmingWhitespace())
         }
         var used = Set(parts.filter { $0.contains(":") }.compactMap { $0.split(separator: ":").first.map(String.init) })
         let items = parts.map { part -> String in
@@ -246,7 +244,7 @@ struct DeclarationParser {
             let literal = try parseStringLiteral()
             switch type {
             case .string: return .string(literal)
-            case .uuid: return UUID(uuidString: literal).map(Value.uuid)
+            case .uuid: return PageUUID(uuidString: literal).map(Value.uuid)
             default: return nil
             }
         }

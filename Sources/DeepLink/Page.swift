@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 
 /// The type of a page parameter: `String`, `Int`, `Bool`, `UUID`, or an enum declared under `types:`.
@@ -38,7 +37,7 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
             default: return nil
             }
         case .uuid:
-            return UUID(uuidString: String(text)).map(Value.uuid)
+            return PageUUID(uuidString: String(text)).map(Value.uuid)
         case .enumeration(_, let cases):
             return cases.contains(where: { $0 == text }) ? .enumCase(String(text)) : nil
         }
@@ -66,11 +65,11 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case int(Int)
     case bool(Bool)
-    case uuid(UUID)
+    case uuid(PageUUID)
     /// A case of a declared enum, without the leading dot.
     case enumCase(String)
 
-    /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `UUID(uuidString: "…")!` is avoided: UUIDs print quoted.
+    /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `PageUUID(uuidString: "…")!` is avoided: UUIDs print quoted.
     public var description: String {
         switch self {
         case .string(let s): return Value.swiftStringLiteral(s)

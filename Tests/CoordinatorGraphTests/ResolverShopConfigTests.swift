@@ -15,7 +15,7 @@ import Testing
     }()
 
     let t0 = Timestamp(millisecondsSince1970: 1_714_566_896_789)
-    let uuid = UUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!
+    let uuid = PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!
 
     func shop() throws -> Resolver {
         try #require(Self.resolver, "config/shop.yaml did not load")

@@ -38,7 +38,7 @@ import Testing
         ("a(x: Sort = .rating)", .enumCase("rating")),
         (
             "a(x: UUID = \"e621e1f8-c36c-495a-93fc-0c247a3e6e5f\")",
-            .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
+            .uuid(PageUUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)
         ),
     ])
     func defaultsOfEveryType(text: String, expected: Value) throws {

@@ -44,7 +44,8 @@ import Testing
         let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
         #expect(m.match("/t/true").page == page("p.flag", [("on", .bool(true))]))
         #expect(m.match("/t/rating").page == page("p.sorted", [("by", .enumCase("rating"))]))
-        #expect(m.match("/t/\(uuid.lowercased())").page == page("p.ticket", [("id", .uuid(UUID(uuidString: uuid)!))]))
+        #expect(
+            m.match("/t/\(uuid.lowercased())").page == page("p.ticket", [("id", .uuid(PageUUID(uuidString: uuid)!))]))
         #expect(m.match("/t/True").page == page("p.slug", [("slug", .string("True"))]))
         #expect(m.match("/t/\(uuid.dropLast())").page?.id == PageID("p.slug"))
     }

@@ -23,7 +23,7 @@ import Testing
     static let matcher = Matcher(routes: makeRoutes(table), policy: shopPolicy)
 
     static var pages: [Page] {
-        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let uuid = PageUUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
         var pages: [Page] = [
             page("catalog.home"), page("cart.cart"), page("cart.checkout"), page("account.profile"),
             page("account.orders"), page("login.login"), page("misc.root"),

@@ -26,7 +26,7 @@ import Testing
     /// The description written as a JSON string, in place or built first, is the description escaped.
     @Test(arguments: odd + ["plain", "ünï ✓", "sp ace", "del\u{7f}"])
     func descriptionIsWrittenAsTheEscapedDescription(text: String) {
-        let uuid = UUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
+        let uuid = PageUUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
         let values: [Value] = [.string(text), .int(-3), .bool(true), .uuid(uuid), .enumCase("price"), .string("S")]
         for count in 1...values.count {
             for first in values.indices {
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: odd)
     func writtenPageIsTheTreeSerialized(text: String) {
-        let uuid = UUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
+        let uuid = PageUUID(uuidString: "8E1F6A4B-1C2D-4E5F-8A9B-0C1D2E3F4A5B")!
         let page = Page(
             id: PageID(coordinator: "magazine", name: "article"),
             arguments: [
