@@ -23,3 +23,10 @@ def median_interval(values, confidence=0.95):
     if k == 0:
         return None
     return ordered[k - 1], ordered[n - k], 1 - 2 * below
+
+
+def side_of(interval, reference):
+    """Where an interval from `median_interval` lies against `reference`: "above" when its low end is above it,
+    "below" when its high end is below it, "holds" when it holds it (the runs do not tell the median from it)."""
+    low, high = interval[0], interval[1]
+    return "above" if low > reference else "below" if high < reference else "holds"

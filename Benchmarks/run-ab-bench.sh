@@ -117,7 +117,7 @@ python3 - "$WORK/results" "$DIR_A" "$DIR_B" "$MIX" "$CONNECTIONS" "$DEPTH" "$ROO
 import json, statistics, sys
 results, dir_a, dir_b, mix, connections, depth, here = sys.argv[1:]
 sys.path.insert(0, here)
-from median_interval import median_interval
+from median_interval import median_interval, side_of
 runs = {"A": [], "B": []}
 for line in open(results):
     name, text = line.split(" ", 1)
@@ -144,7 +144,7 @@ ratios = [b["requestsPerSecond"] / a["requestsPerSecond"] for a, b in zip(runs["
 interval = median_interval(ratios)
 if interval:
     low, high, coverage = interval
-    told = "B faster" if low > 1 else "A faster" if high < 1 else "not told apart"
+    told = {"above": "B faster", "below": "A faster", "holds": "not told apart"}[side_of(interval, 1)]
     print(f"pairs' B / A: median {statistics.median(ratios):.3f}×, {coverage:.0%} interval {low:.3f}–{high:.3f}×: {told}")
 else:
     print(f"pairs' B / A: median {statistics.median(ratios):.3f}×; an interval needs 6 pairs or more")

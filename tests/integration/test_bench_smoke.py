@@ -277,6 +277,17 @@ def test_median_interval_is_the_sign_tests():
     assert (low, high) == (6, 19) and coverage >= 0.99
 
 
+def test_an_interval_tells_a_side_only_when_it_leaves_out_the_reference():
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+    from median_interval import median_interval, side_of
+    rounds = [0.089, 0.092, 0.095, 0.096, 0.097, 0.099, 0.102, 0.104, 0.108]  # 96%: the 2nd lowest to 2nd highest
+    assert median_interval(rounds)[:2] == (0.092, 0.104)
+    assert side_of(median_interval(rounds), 0.10) == "holds"
+    assert side_of(median_interval([r + 0.02 for r in rounds]), 0.10) == "above"
+    assert side_of(median_interval([r - 0.02 for r in rounds]), 0.10) == "below"
+    assert side_of((0.10, 0.12, 0.96), 0.10) == "holds"  # an end at the reference does not leave it out
+
+
 def test_daemon_bench_refuses_zero_event_loops():
     result = run_script("run-daemon-bench.sh", timeout=30, EVENT_LOOPS="0", BIN_DIR=BIN)
     assert result.returncode == 2
