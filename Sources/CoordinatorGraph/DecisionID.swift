@@ -1,3 +1,4 @@
+import DeepLink
 import JSON
 
 /// A decision's id.
@@ -48,7 +49,7 @@ public struct DecisionID: Sendable, Hashable, CustomStringConvertible {
         case .uuid(let high, let low):
             return String(unsafeUninitializedCapacity: Self.uuidLength) { bytes in
                 guard let base = bytes.baseAddress else { return 0 }
-                Self.writeUUID(high, low, into: base)
+                PageUUID(high: high, low: low).write(into: base, uppercase: false)
                 return Self.uuidLength
             }
         }
@@ -61,7 +62,7 @@ public struct DecisionID: Sendable, Hashable, CustomStringConvertible {
         case .text(let text):
             out.append(utf8: text)
         case .uuid(let high, let low):
-            out.append(count: Self.uuidLength) { Self.writeUUID(high, low, into: $0) }
+            out.append(count: Self.uuidLength) { PageUUID(high: high, low: low).write(into: $0, uppercase: false) }
         }
     }
 
@@ -73,7 +74,7 @@ public struct DecisionID: Sendable, Hashable, CustomStringConvertible {
         case .uuid(let high, let low):
             out.append(count: Self.uuidLength + 2) { start in
                 start.pointee = UInt8(ascii: "\"")
-                Self.writeUUID(high, low, into: start + 1)
+                PageUUID(high: high, low: low).write(into: start + 1, uppercase: false)
                 start[Self.uuidLength + 1] = UInt8(ascii: "\"")
             }
         }
@@ -81,67 +82,10 @@ public struct DecisionID: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: the canonical form
 
-    /// "00" to "ff": the two lowercase hex digits of each byte value, as the byte pair in memory order.
-    private static let hexPairs: [UInt16] = (0..<256).map { value in
-        let digits = Array("0123456789abcdef".utf8)
-        return UInt16(digits[value >> 4]) | UInt16(digits[value & 0xF]) << 8
-    }
-
-    /// Writes the 36 characters of the UUID `high`, `low` (8-4-4-4-12 hex digits) from `start`.
-    private static func writeUUID(_ high: UInt64, _ low: UInt64, into start: UnsafeMutablePointer<UInt8>) {
-        writeHex(high, into: start, dashesAt: (8, 13))
-        start[18] = UInt8(ascii: "-")
-        writeHex(low, into: start + 19, dashesAt: (4, 4))
-    }
-
-    /// Writes the 16 hex digits of `word`, most significant first, from `start`, with a `-` where the output reaches
-    /// the offsets `dashesAt` (counted from `start`, dashes included; equal offsets mean one dash).
-    @inline(__always)
-    private static func writeHex(
-        _ word: UInt64, into start: UnsafeMutablePointer<UInt8>, dashesAt: (Int, Int)
-    ) {
-        hexPairs.withUnsafeBufferPointer { pairs in
-            var out = start
-            for i in 0..<8 {
-                let offset = out - start
-                if offset == dashesAt.0 || offset == dashesAt.1 {
-                    out.pointee = UInt8(ascii: "-")
-                    out += 1
-                }
-                let pair = pairs[Int(truncatingIfNeeded: word >> UInt64(56 - 8 * i)) & 0xFF]
-                UnsafeMutableRawPointer(out).storeBytes(of: pair.littleEndian, as: UInt16.self)
-                out += 2
-            }
-        }
-    }
-
     /// The bits of `text` when it is a UUID in canonical form: 32 lowercase hex digits with dashes after the 8th,
     /// 12th, 16th and 20th.
     private static func uuidBits(_ text: String) -> (UInt64, UInt64)? {
         var text = text
-        return text.withUTF8 { bytes -> (UInt64, UInt64)? in
-            guard bytes.count == uuidLength else { return nil }
-            var words: (UInt64, UInt64) = (0, 0)
-            var digits = 0
-            for (i, byte) in bytes.enumerated() {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard byte == UInt8(ascii: "-") else { return nil }
-                    continue
-                }
-                let value: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-                default: return nil
-                }
-                if digits < 16 {
-                    words.0 = words.0 << 4 | UInt64(value)
-                } else {
-                    words.1 = words.1 << 4 | UInt64(value)
-                }
-                digits += 1
-            }
-            return words
-        }
+        return text.withUTF8 { PageUUID(utf8: $0, lowercaseOnly: true) }.map { ($0.high, $0.low) }
     }
 }

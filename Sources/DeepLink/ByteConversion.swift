@@ -48,19 +48,5 @@ func parseBool(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
 
 /// A UUID written `8-4-4-4-12` hex digits (either case).
 func parseUUID(_ b: UnsafeBufferPointer<UInt8>) -> PageUUID? {
-    guard b.count == 36, b[8] == UInt8(ascii: "-"), b[13] == UInt8(ascii: "-"), b[18] == UInt8(ascii: "-"),
-        b[23] == UInt8(ascii: "-")
-    else { return nil }
-    var words: (UInt64, UInt64) = (0, 0)
-    var digits = 0
-    for i in 0..<36 where i != 8 && i != 13 && i != 18 && i != 23 {
-        guard let value = hexValue(b[i]) else { return nil }
-        if digits < 16 {
-            words.0 = words.0 << 4 | UInt64(value)
-        } else {
-            words.1 = words.1 << 4 | UInt64(value)
-        }
-        digits += 1
-    }
-    return PageUUID(high: words.0, low: words.1)
+    PageUUID(utf8: b)
 }

@@ -69,7 +69,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     /// A case of a declared enum, without the leading dot.
     case enumCase(String)
 
-    /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `PageUUID(uuidString: "…")!` is avoided: UUIDs print quoted.
+    /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `UUID(uuidString: "…")!` is avoided: UUIDs print quoted.
     public var description: String {
         switch self {
         case .string(let s): return Value.swiftStringLiteral(s)

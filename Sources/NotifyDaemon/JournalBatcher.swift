@@ -163,11 +163,17 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
         field(key) { $0.appendCopy(of: range) }
     }
 
-    mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void) {
+    /// Writes ` key=` and returns where the value starts.
+    @inline(__always)
+    private mutating func beginField(_ consoleKey: StaticString) -> Int {
         bytes.append(UInt8(ascii: " "))
-        bytes.append(key.consoleKey)
+        bytes.append(consoleKey)
         bytes.append(UInt8(ascii: "="))
-        let start = bytes.count
+        return bytes.count
+    }
+
+    mutating func field(_ key: JournalKey, writing write: (inout ByteWriter) -> Void) {
+        let start = beginField(key.consoleKey)
         write(&bytes)
         // One look at the value answers both questions: does it need escaping, does it need quotes. Escaping adds no
         // space, quote or `=`, so the answer to the second stands for the escaped value.
@@ -193,10 +199,7 @@ struct ConsoleLines: ~Copyable, JournalEntryWriter {
 
     mutating func plainField(_ key: JournalKey, _ write: (inout ByteWriter) -> Void) {
         let mark = bytes.count
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(key.consoleKey)
-        bytes.append(UInt8(ascii: "="))
-        let start = bytes.count
+        let start = beginField(key.consoleKey)
         write(&bytes)
         guard bytes.count > start else {
             // Empty: written as the console writes an empty value (quoted).
