@@ -12,6 +12,16 @@ extension Resolver {
     /// The path from the root to `target` as indices, choosing parents by (visible nearest the top, started,
     /// shortest, declared first). Allocates nothing for a path of up to eight coordinators (an ``IndexList``).
     func path(to target: Int, walk: inout Walk) -> IndexList? {
+        if let forced = forcedPaths[target] {
+            walk.visits += forced.count - 1  // one parent weighed at each level, as weighedPath would
+            return forced
+        }
+        return weighedPath(to: target, walk: &walk)
+    }
+
+    /// ``path(to:walk:)`` with each coordinator's parents weighed on the walk's state, also where only one can be
+    /// chosen.
+    func weighedPath(to target: Int, walk: inout Walk) -> IndexList? {
         guard depths[target] >= 0 else { return nil }
         var reversed = IndexList()
         reversed.append(target)
@@ -51,6 +61,27 @@ extension Resolver {
             }
             reversed.append(best)
             current = best
+        }
+        return IndexList(reversed.reversed())
+    }
+
+    /// The path from `root` to `target` when each coordinator on the way up has exactly one parent reachable from the
+    /// root and the way does not loop (``forcedPaths``): what ``path(to:walk:)`` chooses from any state. `nil` when a
+    /// coordinator has several such parents (or none), or when `target` is unreachable.
+    static func forcedPath(to target: Int, root: Int, parents: [[Int]], depths: [Int]) -> IndexList? {
+        guard depths[target] >= 0 else { return nil }
+        var reversed = IndexList()
+        reversed.append(target)
+        var current = target
+        while current != root {
+            var only = -1
+            for parent in parents[current] where depths[parent] >= 0 {
+                guard only < 0 else { return nil }
+                only = parent
+            }
+            guard only >= 0, !reversed.contains(only) else { return nil }
+            reversed.append(only)
+            current = only
         }
         return IndexList(reversed.reversed())
     }

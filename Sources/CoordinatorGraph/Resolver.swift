@@ -102,6 +102,9 @@ public final class Resolver: Sendable {
     let declaresParents: [Bool]
     /// Shortest distance from the root (root 0); -1 when unreachable.
     let depths: [Int]
+    /// The path from the root to each coordinator when it is the only one: every coordinator on the way up has a
+    /// single parent reachable from the root (no loop), so no device state can choose another; else `nil`.
+    let forcedPaths: [IndexList?]
     /// The first provider of each condition, in declaration order.
     let firstProvider: NameTable<Int>
     /// Each coordinator's root page (its first page, default arguments); `nil` without pages or when a parameter
@@ -159,6 +162,10 @@ public final class Resolver: Sendable {
             }
         }
         self.depths = depths
+        let root = rootIndex
+        forcedPaths = coordinators.indices.map { target in
+            Self.forcedPath(to: target, root: root, parents: parents, depths: depths)
+        }
         var providers: [String: Int] = [:]
         for (i, c) in coordinators.enumerated() {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }
