@@ -65,25 +65,35 @@ extension Resolver {
         return IndexList(reversed.reversed())
     }
 
-    /// The path from `root` to `target` when each coordinator on the way up has exactly one parent reachable from the
-    /// root and the way does not loop (``forcedPaths``): what ``path(to:walk:)`` chooses from any state. `nil` when a
-    /// coordinator has several such parents (or none), or when `target` is unreachable.
-    static func forcedPath(to target: Int, root: Int, parents: [[Int]], depths: [Int]) -> IndexList? {
-        guard depths[target] >= 0 else { return nil }
-        var reversed = IndexList()
-        reversed.append(target)
-        var current = target
-        while current != root {
+    /// Each coordinator's path from `root` when each coordinator on the way up has exactly one parent reachable from
+    /// the root (``forcedPaths``): what ``path(to:walk:)`` chooses from any state. `nil` when a coordinator on the way
+    /// has several such parents, when the coordinator is unreachable, or when the path is longer than an
+    /// ``IndexList`` holds without allocating (such a graph is weighed on each walk, as before: its paths would
+    /// take memory growing with the depth for each coordinator).
+    ///
+    /// A coordinator's only reachable parent is one level nearer the root, so its path is its parent's and itself,
+    /// and cannot loop: made in order of depth, each path extends one made before.
+    static func forcedPaths(root: Int, parents: [[Int]], depths: [Int]) -> [IndexList?] {
+        var paths = [IndexList?](repeating: nil, count: parents.count)
+        let reachable = parents.indices.filter { depths[$0] >= 0 }.sorted { depths[$0] < depths[$1] }
+        for coordinator in reachable {
+            if coordinator == root {
+                paths[coordinator] = IndexList([root])
+                continue
+            }
             var only = -1
-            for parent in parents[current] where depths[parent] >= 0 {
-                guard only < 0 else { return nil }
+            for parent in parents[coordinator] where depths[parent] >= 0 {
+                guard only < 0 else {
+                    only = -1
+                    break
+                }
                 only = parent
             }
-            guard only >= 0, !reversed.contains(only) else { return nil }
-            reversed.append(only)
-            current = only
+            guard only >= 0, var path = paths[only], path.count < IndexList.inlineCapacity else { continue }
+            path.append(coordinator)
+            paths[coordinator] = path
         }
-        return IndexList(reversed.reversed())
+        return paths
     }
 
     /// The shortest path (parents one level nearer the root, first declared), which cannot loop.

@@ -103,7 +103,8 @@ public final class Resolver: Sendable {
     /// Shortest distance from the root (root 0); -1 when unreachable.
     let depths: [Int]
     /// The path from the root to each coordinator when it is the only one: every coordinator on the way up has a
-    /// single parent reachable from the root (no loop), so no device state can choose another; else `nil`.
+    /// single parent reachable from the root, so no device state can choose another; else `nil` (see
+    /// ``forcedPaths(root:parents:depths:)``).
     let forcedPaths: [IndexList?]
     /// The first provider of each condition, in declaration order.
     let firstProvider: NameTable<Int>
@@ -162,10 +163,7 @@ public final class Resolver: Sendable {
             }
         }
         self.depths = depths
-        let root = rootIndex
-        forcedPaths = coordinators.indices.map { target in
-            Self.forcedPath(to: target, root: root, parents: parents, depths: depths)
-        }
+        forcedPaths = Self.forcedPaths(root: rootIndex, parents: parents, depths: depths)
         var providers: [String: Int] = [:]
         for (i, c) in coordinators.enumerated() {
             for condition in c.provides where providers[condition] == nil { providers[condition] = i }

@@ -91,4 +91,34 @@ import Testing
         let app = try #require(resolver.coordinatorIndex("app"))
         #expect(resolver.forcedPaths[app].map(Array.init) == [app])
     }
+
+    /// app → s0 → s1 → … → s11, each the only child of the one before.
+    static let chain: Resolver = {
+        let here = ResolverWorkTests.here
+        var coordinators = [Coordinator(name: "app", kind: .app, children: ["s0"], root: "s0", location: here)]
+        for i in 0..<12 {
+            coordinators.append(
+                Coordinator(
+                    name: "s\(i)", kind: .stack, children: i < 11 ? ["s\(i + 1)"] : [],
+                    pages: [ResolverWorkTests.page("s\(i)", "home")], location: here))
+        }
+        return Resolver(
+            graph: Graph(
+                app: AppSettings(name: "C", schemes: [], hosts: [], fallback: nil), coordinators: coordinators))
+    }()
+
+    @Test func aPathLongerThanTheInlineListIsWeighedOnEachWalk() throws {
+        let resolver = Self.chain
+        for depth in 0..<12 {
+            let index = try #require(resolver.coordinatorIndex("s\(depth)"))
+            let expected = ["app"] + (0...depth).map { "s\($0)" }
+            #expect(resolver.path(to: "s\(depth)", state: nil) == expected)
+            if expected.count <= IndexList.inlineCapacity {
+                #expect(resolver.forcedPaths[index].map { $0.map { resolver.names[$0] } } == expected)
+            } else {
+                #expect(resolver.forcedPaths[index] == nil, "s\(depth): \(expected.count) coordinators")
+            }
+        }
+        #expect(Self.check(resolver) == IndexList.inlineCapacity)
+    }
 }
