@@ -81,15 +81,10 @@ extension Resolver {
                 paths[coordinator] = IndexList([root])
                 continue
             }
-            var only = -1
-            for parent in parents[coordinator] where depths[parent] >= 0 {
-                guard only < 0 else {
-                    only = -1
-                    break
-                }
-                only = parent
-            }
-            guard only >= 0, var path = paths[only], path.count < IndexList.inlineCapacity else { continue }
+            var reachableParents = parents[coordinator].lazy.filter { depths[$0] >= 0 }.makeIterator()
+            guard let only = reachableParents.next(), reachableParents.next() == nil,
+                var path = paths[only], path.count < IndexList.inlineCapacity
+            else { continue }
             path.append(coordinator)
             paths[coordinator] = path
         }

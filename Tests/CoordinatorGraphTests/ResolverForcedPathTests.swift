@@ -7,24 +7,13 @@ import Testing
 /// made when the resolver is built, instead of weighing parents on each walk: that path must be the one weighing
 /// would choose from every state.
 @Suite struct ResolverForcedPathTests {
-    /// A value for each parameter of `definition`: its default, else one of its type.
+    /// `definition`'s page with a sample value for each parameter (its default, else one of its type).
     static func page(_ definition: PageDefinition) -> Page {
-        let arguments = definition.declaration.parameters.map { parameter -> Page.Argument in
-            let value: Value
-            if let defaultValue = parameter.defaultValue {
-                value = defaultValue
-            } else {
-                switch parameter.type {
-                case .string: value = .string("x")
-                case .int: value = .int(7)
-                case .bool: value = .bool(true)
-                case .uuid: value = .uuid(PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!)
-                case .enumeration(_, let cases): value = .enumCase(cases.first ?? "x")
-                }
-            }
-            return Page.Argument(label: parameter.label, value: value)
-        }
-        return Page(id: definition.id, arguments: arguments)
+        Page(
+            id: definition.id,
+            arguments: definition.declaration.parameters.map {
+                Page.Argument(label: $0.label, value: ResolverShopConfigTests.sample($0))
+            })
     }
 
     /// No state, and the state after routing each page of the graph (every `stride`-th, by id) from none and from
@@ -71,8 +60,8 @@ import Testing
     @Test func forcedPathsAreWhatWeighingChoosesFromEveryState() {
         let small = ResolverWorkTests.small
         #expect(Self.check(small) > 0)
-        #expect(Self.check(ResolverWorkTests.large, stride: 97) > 980)  // the pages of the small graph's and
-        // some of the thousand stacks'
+        // Every 97th page: the small graph's and some of the thousand stacks'.
+        #expect(Self.check(ResolverWorkTests.large, stride: 97) > 980)
         #expect(Self.check(Shop.resolver) > 0)
     }
 

@@ -15,7 +15,8 @@ import Testing
     }()
 
     let t0 = Timestamp(millisecondsSince1970: 1_714_566_896_789)
-    let uuid = PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!
+    static let uuid = PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!
+    var uuid: PageUUID { Self.uuid }
 
     func shop() throws -> Resolver {
         try #require(Self.resolver, "config/shop.yaml did not load")
@@ -32,7 +33,7 @@ import Testing
     }
 
     /// A sample value for a parameter: its default, else a value of its type.
-    func sample(_ parameter: Parameter) -> Value {
+    static func sample(_ parameter: Parameter) -> Value {
         if let value = parameter.defaultValue { return value }
         switch parameter.type {
         case .string: return .string("x")
@@ -51,7 +52,7 @@ import Testing
                 let page = Page(
                     id: definition.id,
                     arguments: definition.declaration.parameters.map {
-                        Page.Argument(label: $0.label, value: sample($0))
+                        Page.Argument(label: $0.label, value: Self.sample($0))
                     })
                 let open = try resolve(resolver, page, everything)
                 #expect(open.decision.outcome == .routed, "\(page)")
