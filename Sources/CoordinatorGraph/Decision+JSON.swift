@@ -23,6 +23,12 @@ extension Decision {
 
     /// Appends the text of ``json`` without building it: the same bytes as `json.write(into:)`.
     public func writeJSON(into out: inout ByteWriter) {
+        var timestamps = TimestampTexts()
+        writeJSON(into: &out, timestamps: &timestamps)
+    }
+
+    /// Appends the text of ``json``, its times written through `timestamps` (kept by a writer of many decisions).
+    public func writeJSON(into out: inout ByteWriter, timestamps: inout TimestampTexts) {
         JSON.writeRaw("{\"id\":", into: &out)
         decisionID.writeJSONString(into: &out)
         JSON.writeMember("device", device, into: &out)
@@ -54,7 +60,11 @@ extension Decision {
             }
         }
         JSON.writeRaw("],\"pending\":", into: &out)
-        if let pending { pending.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
+        if let pending {
+            pending.writeJSON(into: &out, timestamps: &timestamps)
+        } else {
+            JSON.writeRaw("null", into: &out)
+        }
         if let warnings {
             JSON.writeRaw(",\"warnings\":", into: &out)
             Decision.writeStrings(warnings, into: &out)
@@ -64,7 +74,7 @@ extension Decision {
             Decision.writeStrings(trace, into: &out)
         }
         JSON.writeRaw(",\"createdAt\":\"", into: &out)
-        createdAt.writeRFC3339(into: &out)
+        timestamps.write(createdAt, into: &out)
         JSON.writeRaw("\"}", into: &out)
     }
 
@@ -77,8 +87,14 @@ extension Decision {
     /// The text of ``json``, written in `writer` (emptied first, its buffer kept for the next decision): one
     /// allocation, the text's, where ``jsonText`` also allocates and frees a buffer to write in.
     public func jsonText(reusing writer: inout ByteWriter) -> JSONText {
+        var timestamps = TimestampTexts()
+        return jsonText(reusing: &writer, timestamps: &timestamps)
+    }
+
+    /// The text of ``json``, written in `writer` as ``jsonText(reusing:)`` does, its times through `timestamps`.
+    public func jsonText(reusing writer: inout ByteWriter, timestamps: inout TimestampTexts) -> JSONText {
         writer.truncate(to: 0)
-        writeJSON(into: &writer)
+        writeJSON(into: &writer, timestamps: &timestamps)
         return JSONText(bytes: writer.withBytes { Array($0) })
     }
 

@@ -193,12 +193,18 @@ extension Pending {
 
     /// Appends the text of ``json`` without building it.
     public func writeJSON(into out: inout ByteWriter) {
+        var timestamps = TimestampTexts()
+        writeJSON(into: &out, timestamps: &timestamps)
+    }
+
+    /// Appends the text of ``json``, its expiry written through `timestamps`.
+    public func writeJSON(into out: inout ByteWriter, timestamps: inout TimestampTexts) {
         JSON.writeRaw("{\"page\":", into: &out)
         page.writeJSON(into: &out)
         JSON.writeMember("gate", gate, into: &out)
         JSON.writeMember("condition", condition, into: &out)
         JSON.writeRaw(",\"expiresAt\":\"", into: &out)
-        expiresAt.writeRFC3339(into: &out)
+        timestamps.write(expiresAt, into: &out)
         JSON.writeRaw("\"}", into: &out)
     }
 

@@ -36,40 +36,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Appends ``rfc3339`` as UTF-8.
     public func writeRFC3339(into out: inout ByteWriter) {
-        let ms = millisecondsSince1970
-        let days = floorDivide(ms, 86_400_000)
-        let msOfDay = ms - days * 86_400_000
-        let (year, month, day) = Timestamp.civil(fromDays: days)
-        if year >= 0, year <= 9999 {
-            // The usual case, written in place in one go: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-            let fields = (
-                Int(year), Int(month), Int(day), Int(msOfDay / 3_600_000), Int(msOfDay / 60_000 % 60),
-                Int(msOfDay / 1000 % 60), Int(msOfDay % 1000)
-            )
-            out.append(count: 24) { p in
-                func two(_ value: Int, at i: Int) {
-                    p[i] = 0x30 &+ UInt8(truncatingIfNeeded: value / 10)
-                    p[i + 1] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                }
-                two(fields.0 / 100, at: 0)
-                two(fields.0 % 100, at: 2)
-                p[4] = UInt8(ascii: "-")
-                two(fields.1, at: 5)
-                p[7] = UInt8(ascii: "-")
-                two(fields.2, at: 8)
-                p[10] = UInt8(ascii: "T")
-                two(fields.3, at: 11)
-                p[13] = UInt8(ascii: ":")
-                two(fields.4, at: 14)
-                p[16] = UInt8(ascii: ":")
-                two(fields.5, at: 17)
-                p[19] = UInt8(ascii: ".")
-                p[20] = 0x30 &+ UInt8(truncatingIfNeeded: fields.6 / 100)
-                two(fields.6 % 100, at: 21)
-                p[23] = UInt8(ascii: "Z")
-            }
+        if let words = rfc3339Words {
+            // The usual case, written in one go.
+            withUnsafeBytes(of: words) { out.append($0.baseAddress!, count: 24) }
             return
         }
+        let (days, msOfDay) = dayAndMillisecond
+        let (year, month, day) = Timestamp.civil(fromDays: days)
         if year < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(abs(year), width: 4, into: &out)
         out.append(UInt8(ascii: "-"))
@@ -85,6 +58,49 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         out.append(UInt8(ascii: "."))
         appendDigits(msOfDay % 1000, width: 3, into: &out)
         out.append(UInt8(ascii: "Z"))
+    }
+
+    /// The day since 1970-01-01 and the millisecond of that day; `days * 86_400_000 + msOfDay` is the timestamp,
+    /// computed without overflow for every value (`Int64.min` included).
+    var dayAndMillisecond: (days: Int64, msOfDay: Int64) {
+        let ms = millisecondsSince1970
+        let remainder = ms % 86_400_000
+        return remainder < 0 ? (ms / 86_400_000 - 1, remainder + 86_400_000) : (ms / 86_400_000, remainder)
+    }
+
+    /// The 24 bytes of ``rfc3339`` (`YYYY-MM-DDTHH:MM:SS.mmmZ`) for the years 0000–9999, else `nil`.
+    var rfc3339Words: (UInt64, UInt64, UInt64)? {
+        let (days, msOfDay) = dayAndMillisecond
+        let (year, month, day) = Timestamp.civil(fromDays: days)
+        guard year >= 0, year <= 9999 else { return nil }
+        let fields = (
+            Int(year), Int(month), Int(day), Int(msOfDay / 3_600_000), Int(msOfDay / 60_000 % 60),
+            Int(msOfDay / 1000 % 60), Int(msOfDay % 1000)
+        )
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { raw in
+            func two(_ value: Int, at i: Int) {
+                raw[i] = 0x30 &+ UInt8(truncatingIfNeeded: value / 10)
+                raw[i + 1] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+            }
+            two(fields.0 / 100, at: 0)
+            two(fields.0 % 100, at: 2)
+            raw[4] = UInt8(ascii: "-")
+            two(fields.1, at: 5)
+            raw[7] = UInt8(ascii: "-")
+            two(fields.2, at: 8)
+            raw[10] = UInt8(ascii: "T")
+            two(fields.3, at: 11)
+            raw[13] = UInt8(ascii: ":")
+            two(fields.4, at: 14)
+            raw[16] = UInt8(ascii: ":")
+            two(fields.5, at: 17)
+            raw[19] = UInt8(ascii: ".")
+            raw[20] = 0x30 &+ UInt8(truncatingIfNeeded: fields.6 / 100)
+            two(fields.6 % 100, at: 21)
+            raw[23] = UInt8(ascii: "Z")
+        }
+        return words
     }
 
     /// Parses RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
@@ -210,5 +226,43 @@ private func appendDigits(_ value: Int64, width: Int, into out: inout ByteWriter
         let count = buffer.count - i
         if width > count { out.append(repeating: UInt8(ascii: "0"), count: width - count) }
         if let base = buffer.baseAddress { out.append(base + i, count: count) }
+    }
+}
+
+/// The RFC 3339 texts of the last two timestamps written, to write them again without computing their date.
+///
+/// A writer that makes many decisions keeps one: most decisions are made in the same millisecond as the one
+/// before, and a gated decision's expiry (a fixed time later) repeats with its creation time. Two slots, the older
+/// one replaced, so that a creation time and an expiry written in turn both stay.
+public struct TimestampTexts: Sendable {
+    /// The timestamps kept, in milliseconds since 1970; `Int64.min` (whose year is out of range, so never kept)
+    /// marks an empty slot.
+    private var keys: (Int64, Int64) = (.min, .min)
+    private var texts: ((UInt64, UInt64, UInt64), (UInt64, UInt64, UInt64)) = ((0, 0, 0), (0, 0, 0))
+    /// The slot the next timestamp not kept replaces.
+    private var replacesSecond = false
+
+    public init() {}
+
+    /// Appends ``Timestamp/rfc3339`` of `timestamp`, from the slot that keeps it when one does.
+    public mutating func write(_ timestamp: Timestamp, into out: inout ByteWriter) {
+        let ms = timestamp.millisecondsSince1970
+        if ms != .min {
+            if ms == keys.0 { return Self.append(texts.0, into: &out) }
+            if ms == keys.1 { return Self.append(texts.1, into: &out) }
+        }
+        guard let words = timestamp.rfc3339Words else { return timestamp.writeRFC3339(into: &out) }
+        if replacesSecond {
+            (keys.1, texts.1) = (ms, words)
+        } else {
+            (keys.0, texts.0) = (ms, words)
+        }
+        replacesSecond.toggle()
+        Self.append(words, into: &out)
+    }
+
+    @inline(__always)
+    private static func append(_ words: (UInt64, UInt64, UInt64), into out: inout ByteWriter) {
+        withUnsafeBytes(of: words) { out.append($0.baseAddress!, count: 24) }
     }
 }

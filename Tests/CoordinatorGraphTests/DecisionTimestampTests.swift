@@ -1,4 +1,5 @@
 import CoordinatorGraph
+import JSON
 import Testing
 
 @Suite struct DecisionTimestampTests {
@@ -22,6 +23,8 @@ import Testing
         (-62_009_366_400_000, "0005-01-01T00:00:00.000Z"),
         (-62_198_755_200_000, "-0001-01-01T00:00:00.000Z"),
         (1_000_000_000_001, "2001-09-09T01:46:40.001Z"),
+        (Int64.min, "-292275055-05-16T16:47:04.192Z"),
+        (Int64.max, "292278994-08-17T07:12:55.807Z"),
     ])
     func timestampsBeyondFourDigitYearsAreWrittenWhole(milliseconds: Int64, text: String) {
         #expect(Timestamp(millisecondsSince1970: milliseconds).rfc3339 == text)
@@ -68,5 +71,24 @@ import Testing
         #expect(t.adding(seconds: 600).millisecondsSince1970 == 601_000)
         #expect(t.adding(seconds: -1).millisecondsSince1970 == 0)
         #expect(t < t.adding(seconds: 1))
+    }
+
+    /// Kept texts are written again only for the same millisecond: a sequence that revisits, alternates and leaves
+    /// both slots writes what ``Timestamp/rfc3339`` does for each, including years it does not keep and `Int64.min`.
+    @Test func keptTimestampTextsMatchTheTimestamps() {
+        let created: Int64 = 1_714_566_896_789
+        let expires = created + 900_000
+        let sequence: [Int64] = [
+            created, created, expires, created, expires, expires, created + 1, created, expires, created + 1,
+            253_402_300_800_000, created + 1, .min, .min, -62_198_755_200_000, 0, -1, 0, created,
+        ]
+        var texts = TimestampTexts()
+        var out = ByteWriter()
+        for ms in sequence {
+            out.truncate(to: 0)
+            texts.write(Timestamp(millisecondsSince1970: ms), into: &out)
+            let written = out.withBytes { String(decoding: $0, as: UTF8.self) }
+            #expect(written == Timestamp(millisecondsSince1970: ms).rfc3339, "\(ms)")
+        }
     }
 }

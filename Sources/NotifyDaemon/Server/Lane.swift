@@ -271,6 +271,8 @@ final class LaneHandler: CallHandler {
     var serverReference: Uncounted<Server>?
     private var ids = DecisionIDs()
     private var writer = ByteWriter(capacity: 2048)
+    /// The last times written in decisions: the next decisions are mostly made in the same millisecond.
+    private var timestampTexts = TimestampTexts()
     private let description = RouterService.serviceDescription()
     /// The lane's copy of the config, and the ``SharedConfig/version`` it was taken at.
     private var loaded: (config: ActiveConfig, version: UInt64)
@@ -313,7 +315,7 @@ final class LaneHandler: CallHandler {
             else { return false }
             target = found
             format = reading.format
-            link = found.source?.link
+            link = nil  // journaled from the decision's source
             trace = explain ? reading.warnings.map { "warning: \($0)" } + found.trace : found.trace
             if !reading.warnings.isEmpty { warnings = reading.warnings.map(\.description) }
         } else {
@@ -339,7 +341,7 @@ final class LaneHandler: CallHandler {
         if explain { decision.trace = trace + (decision.trace ?? []) }
         // The text stays in the lane's writer: the book and the reply copy it from there (no text of its own made).
         writer.truncate(to: 0)
-        decision.writeJSON(into: &writer)
+        decision.writeJSON(into: &writer, timestamps: &timestampTexts)
         let (id, outcome) = (decision.decisionID, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,

@@ -124,9 +124,9 @@ extension RouterService {
             // instructions a request).
             let trace = explain ? reading.warnings.map { "warning: \($0)" } + target.trace : target.trace
             let warnings = reading.warnings.isEmpty ? nil : reading.warnings.map(\.description)
+            // The link is journaled from the decision's source.
             return try decide(
-                target, link: target.source?.link, warnings: warnings, trace: trace, parameters: p,
-                connection: connection)
+                target, link: nil, warnings: warnings, trace: trace, parameters: p, connection: connection)
         case .failure(let error):
             throw noRoute(error, device: p.device, connection: connection)
         }
@@ -196,11 +196,11 @@ extension RouterService {
         guard !dryRun else {
             // The text stays in the writer: the history and the reply copy it from there.
             decisionWriter.truncate(to: 0)
-            decision.writeJSON(into: &decisionWriter)
+            decision.writeJSON(into: &decisionWriter, timestamps: &timestampTexts)
             recordDryRun(decision, link: link, peerUID: connection.peer.uid)
             return .dryRunWritten
         }
-        let text = decision.jsonText(reusing: &decisionWriter)
+        let text = decision.jsonText(reusing: &decisionWriter, timestamps: &timestampTexts)
         record(decision, text: text, link: link, peerUID: connection.peer.uid)
         if let device, let next { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
@@ -235,7 +235,8 @@ extension RouterService {
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
             record(
-                decision, text: decision.jsonText(reusing: &decisionWriter), link: nil, peerUID: connection.peer.uid)
+                decision, text: decision.jsonText(reusing: &decisionWriter, timestamps: &timestampTexts), link: nil,
+                peerUID: connection.peer.uid)
             reply["resumed"] = decision.json
         }
         switch result.status {
@@ -373,6 +374,8 @@ extension RouterService {
 /// decision fields of DESIGN.md §6.
 struct DecisionJournalDetails: JournalDetails {
     let decision: Decision
+    /// The link of a decision without a source (a Resolve's); a decision with one is journaled with its
+    /// source's link (the same text, not copied here).
     let link: String?
     let dryRun: Bool
     let peerUID: UInt32
@@ -443,6 +446,7 @@ struct DecisionJournalDetails: JournalDetails {
                 out.append(UInt8(ascii: ":"))
                 out.append(utf8: source.field)
             }
+            if link == nil, let sourceLink = source.link { entry.field(JournalKey.link, sourceLink) }
         }
         if let link { entry.field(JournalKey.link, link) }
         if let reason = self.notSaved { entry.field(JournalKey.reason, reason) }

@@ -105,6 +105,8 @@ final class RouterService: CallHandler {
     var ids = DecisionIDs()
     /// Where each decision's text is written before it is copied out (its buffer kept from one to the next).
     var decisionWriter = ByteWriter(capacity: 2048)
+    /// The last times written in decisions: the next decisions are mostly made in the same millisecond.
+    var timestampTexts = TimestampTexts()
     var buckets: [UInt32: TokenBucket] = [:]
     let startedAt = Sys.monotonicNanoseconds()
     let ownUID = getuid()

@@ -49,27 +49,34 @@ enum VarlinkNames {
 
     /// An interface name: dot-separated segments of letters, digits and inner hyphens, at least
     /// two segments, the first starting with a letter.
+    ///
+    /// One test per letter or digit, the usual byte; the byte before tells where a dot or a hyphen may go (0 at
+    /// the start, which no byte of a name can be).
     static func isInterfaceName(_ bytes: some Collection<UInt8>) -> Bool {
-        var segments = 0
-        var segmentLength = 0
-        var previous: UInt8 = UInt8(ascii: ".")
+        var previous: UInt8 = 0
+        var dots = 0
         for b in bytes {
+            if isAlpha(b) {
+                previous = b
+                continue
+            }
+            if isDigit(b) {
+                guard previous != 0 else { return false }  // the name starts with a letter
+                previous = b
+                continue
+            }
             if b == UInt8(ascii: ".") {
-                guard segmentLength > 0, previous != UInt8(ascii: "-") else { return false }
-                segments += 1
-                segmentLength = 0
+                // A segment is not empty and does not end with a hyphen.
+                guard previous != 0, previous != UInt8(ascii: "."), previous != UInt8(ascii: "-") else { return false }
+                dots &+= 1
             } else if b == UInt8(ascii: "-") {
-                guard segmentLength > 0 else { return false }
-                segmentLength += 1
-            } else if isAlpha(b) || (isDigit(b) && segments > 0) || (isDigit(b) && segmentLength > 0) {
-                segmentLength += 1
+                guard previous != 0, previous != UInt8(ascii: ".") else { return false }  // nor starts with one
             } else {
                 return false
             }
             previous = b
         }
-        guard segmentLength > 0, previous != UInt8(ascii: "-") else { return false }
-        return segments + 1 >= 2
+        return dots > 0 && previous != UInt8(ascii: ".") && previous != UInt8(ascii: "-")
     }
 
     /// A field, parameter or enum case name: `[A-Za-z](_?[A-Za-z0-9])*`.
