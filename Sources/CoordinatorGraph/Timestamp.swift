@@ -38,8 +38,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public func writeRFC3339(into out: inout ByteWriter) {
         if let words = rfc3339Words {
             // The usual case, written in one go.
-            withUnsafeBytes(of: words) { out.append($0.baseAddress!, count: 24) }
-            return
+            return appendRFC3339Words(words, into: &out)
         }
         let (days, msOfDay) = dayAndMillisecond
         let (year, month, day) = Timestamp.civil(fromDays: days)
@@ -248,8 +247,8 @@ public struct TimestampTexts: Sendable {
     public mutating func write(_ timestamp: Timestamp, into out: inout ByteWriter) {
         let ms = timestamp.millisecondsSince1970
         if ms != .min {
-            if ms == keys.0 { return Self.append(texts.0, into: &out) }
-            if ms == keys.1 { return Self.append(texts.1, into: &out) }
+            if ms == keys.0 { return appendRFC3339Words(texts.0, into: &out) }
+            if ms == keys.1 { return appendRFC3339Words(texts.1, into: &out) }
         }
         guard let words = timestamp.rfc3339Words else { return timestamp.writeRFC3339(into: &out) }
         if replacesSecond {
@@ -258,11 +257,12 @@ public struct TimestampTexts: Sendable {
             (keys.0, texts.0) = (ms, words)
         }
         replacesSecond.toggle()
-        Self.append(words, into: &out)
+        appendRFC3339Words(words, into: &out)
     }
+}
 
-    @inline(__always)
-    private static func append(_ words: (UInt64, UInt64, UInt64), into out: inout ByteWriter) {
-        withUnsafeBytes(of: words) { out.append($0.baseAddress!, count: 24) }
-    }
+/// Appends the 24 bytes of ``Timestamp/rfc3339Words``.
+@inline(__always)
+private func appendRFC3339Words(_ words: (UInt64, UInt64, UInt64), into out: inout ByteWriter) {
+    withUnsafeBytes(of: words) { out.append($0.baseAddress!, count: 24) }
 }
