@@ -4,6 +4,7 @@ The host's speed moves by a tenth from one run to the next, so a median of a doz
 how far. It is the sign test's: with n values, the k-th lowest and the k-th highest hold the median of what they were
 drawn from with probability 1 - 2 P(Bin(n, 1/2) <= k - 1), whatever that distribution is.
 """
+import statistics
 from math import comb
 
 
@@ -30,3 +31,22 @@ def side_of(interval, reference):
     "below" when its high end is below it, "holds" when it holds it (the runs do not tell the median from it)."""
     low, high = interval[0], interval[1]
     return "above" if low > reference else "below" if high < reference else "holds"
+
+
+def judged(ratios, target, higher_is_better=True):
+    """The verdict on per-round ratios against a target: (median, interval, verdict).
+
+    Each ratio pairs a round's notifyd run with the floor's run just before it, so the host's drift over the rounds
+    touches both sides of each ratio alike. The verdict is "met" or "MISSED" when the interval lies on one side of
+    the target, and "not told apart from the target" when it holds it; with too few rounds for an interval, the
+    median alone decides, as "met" or "MISSED"."""
+    median = statistics.median(ratios)
+    interval = median_interval(ratios)
+    if interval is None:
+        good = median >= target if higher_is_better else median <= target
+        return median, None, "met" if good else "MISSED"
+    side = side_of(interval, target)
+    if side == "holds":
+        return median, interval, "not told apart from the target"
+    good = (side == "above") == higher_is_better
+    return median, interval, "met" if good else "MISSED"

@@ -261,8 +261,12 @@ def test_daemon_bench_runs_notifyd_with_lanes_against_the_floor():
                          "notifyd-mixed"}
     assert all(float(row[1]) > 0 and row[8] == "0" for row in rows.values())  # req/s, errors
     assert any(line.startswith("dry-run throughput, 4 × 64 in flight:") for line in lines)
-    per_round = [line for line in lines if line.startswith("  per round: ")]
-    assert len(per_round) == 1 and per_round[0].endswith("%; an interval needs 6 rounds or more"), lines
+    # One round: the verdicts come from the median of the rounds' ratios alone, each followed by its rounds.
+    for label in ("round trip p50, 1 connection, depth 1:", "dry-run throughput, 4 × 64 in flight:"):
+        line = next(i for i, line in enumerate(lines) if line.startswith(label))
+        assert lines[line].endswith(("  met", "  MISSED")), lines[line]
+        assert lines[line + 1].startswith("  per round: "), lines
+        assert "; an interval needs 6 rounds or more; the ratio of the medians " in lines[line + 1], lines[line + 1]
 
 
 def test_median_interval_is_the_sign_tests():
@@ -286,6 +290,22 @@ def test_an_interval_tells_a_side_only_when_it_leaves_out_the_reference():
     assert side_of(median_interval([r + 0.02 for r in rounds]), 0.10) == "above"
     assert side_of(median_interval([r - 0.02 for r in rounds]), 0.10) == "below"
     assert side_of((0.10, 0.12, 0.96), 0.10) == "holds"  # an end at the reference does not leave it out
+
+
+def test_a_verdict_comes_from_the_rounds_own_ratios():
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+    from median_interval import judged
+    rounds = [0.089, 0.092, 0.095, 0.096, 0.097, 0.099, 0.102, 0.104, 0.108]
+    assert judged(rounds, 0.10) == (0.097, (0.092, 0.104, 1 - 2 * 10 / 512), "not told apart from the target")
+    assert judged([r + 0.02 for r in rounds], 0.10)[2] == "met"
+    assert judged([r - 0.02 for r in rounds], 0.10)[2] == "MISSED"
+    # Lower is better (a round trip against the floor's): an interval below the target meets it.
+    assert judged([r * 10 for r in rounds], 1.3, higher_is_better=False)[2] == "met"
+    assert judged([r * 20 for r in rounds], 1.3, higher_is_better=False)[2] == "MISSED"
+    # Too few rounds for an interval: the median alone decides.
+    assert judged([0.09, 0.11, 0.12], 0.10) == (0.11, None, "met")
+    assert judged([0.09, 0.11, 0.08], 0.10) == (0.09, None, "MISSED")
+    assert judged([1.2], 1.3, higher_is_better=False) == (1.2, None, "met")
 
 
 def test_daemon_bench_refuses_zero_event_loops():
