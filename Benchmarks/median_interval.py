@@ -42,11 +42,8 @@ def judged(ratios, target, higher_is_better=True):
     median alone decides, as "met" or "MISSED"."""
     median = statistics.median(ratios)
     interval = median_interval(ratios)
-    if interval is None:
-        good = median >= target if higher_is_better else median <= target
-        return median, None, "met" if good else "MISSED"
-    side = side_of(interval, target)
-    if side == "holds":
+    if interval is not None and side_of(interval, target) == "holds":
         return median, interval, "not told apart from the target"
-    good = (side == "above") == higher_is_better
+    # An interval clear of the target lies on the median's side of it.
+    good = median >= target if higher_is_better else median <= target
     return median, interval, "met" if good else "MISSED"
