@@ -1,3 +1,5 @@
+import CJSONTape
+
 /// A JSON document read into a flat list of nodes that point into its bytes: no strings, arrays or objects are
 /// built, and the list is reused from one document to the next.
 ///
@@ -70,16 +72,56 @@ public struct JSONTape: Sendable {
     /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
     /// (see ``JSONTape``).
     public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
+        parse(bytes, maxDepth: maxDepth, readers: .both)
+    }
+
+    /// Which of the tape's two readers ``parse(_:maxDepth:readers:)`` uses.
+    enum Readers {
+        /// The C reader (`CJSONTape`), then the Swift reader (``TapeParser``) for what it declines: what
+        /// ``parse(_:maxDepth:)`` does.
+        case both
+        /// The C reader alone: a document it declines is not read.
+        case c
+        /// The Swift reader alone.
+        case swift
+    }
+
+    /// ``parse(_:maxDepth:)`` with the readers chosen (tests compare them).
+    mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, readers: Readers) -> Bool {
         nodeCount = 0
         guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return false }
         // A buffer shared with a copy of this tape is left to the copy.
         if buffer == nil || !isKnownUniquelyReferenced(&buffer) { buffer = NodeBuffer(capacity: 64) }
         guard let buffer else { return false }
-        var parser = TapeParser(
-            bytes: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth, buffer: buffer)
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        if readers != .swift {
+            if let count = Self.readInC(start, count: bytes.count, maxDepth: maxDepth, into: buffer) {
+                nodeCount = count
+                return true
+            }
+            if readers == .c { return false }
+        }
+        var parser = TapeParser(bytes: start, count: bytes.count, maxDepth: maxDepth, buffer: buffer)
         guard let count = parser.parseDocument() else { return false }
         nodeCount = count
         return true
+    }
+
+    /// The C reader's nodes for the `count` bytes at `bytes`, written in `buffer` (grown when they do not fit), or
+    /// `nil` when it declines the document.
+    private static func readInC(
+        _ bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into buffer: NodeBuffer
+    ) -> Int? {
+        while true {
+            let capacity = buffer.capacity
+            let read = buffer.base.withMemoryRebound(to: notifyd_tape_node.self, capacity: capacity) { nodes in
+                notifyd_tape_parse(bytes, count, maxDepth, maxObjectMembers, nodes, capacity)
+            }
+            if read >= 0 { return read }
+            // Each node takes at least one byte of the document, so `count` nodes always fit.
+            guard read == NOTIFYD_TAPE_FULL, capacity < count else { return nil }
+            buffer.grow(keeping: 0)
+        }
     }
     /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
     /// from it are valid only inside `body`. The tape must hold a document (``parse(_:maxDepth:)`` answered true).

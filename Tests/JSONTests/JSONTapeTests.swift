@@ -163,6 +163,14 @@ import Testing
 
     @Test(arguments: 0..<8)
     func mutatedDocumentsAgree(seed: Int) {
+        for bytes in Self.mutated(Self.documents.prefix(25).map { Array($0.utf8) }, seed: seed, count: 400) {
+            Self.agree(bytes)
+        }
+    }
+
+    /// `count` documents, each one of `samples` with one to three bytes replaced, removed or inserted (bytes of JSON's
+    /// punctuation, escapes, numbers, NUL and non-ASCII), chosen by a generator seeded with `seed`.
+    static func mutated(_ samples: [[UInt8]], seed: Int, count: Int) -> [[UInt8]] {
         var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
         func generator() -> UInt64 {  // xorshift64
             state ^= state << 13
@@ -170,9 +178,8 @@ import Testing
             state ^= state << 17
             return state
         }
-        let samples = Self.documents.prefix(25).map { Array($0.utf8) }
-        let alphabet = Array(#"{}[]":,\ u0aeE.-+1\#u{0}"#.utf8) + [0xC3, 0xA9, 0xFF]
-        for _ in 0..<400 {
+        let alphabet = Array(#"{}[]":,\ u0aeE.-+1\#u{0}"#.utf8) + [0x09, 0x0A, 0xC3, 0xA9, 0xED, 0xFF]
+        return (0..<count).map { _ in
             var bytes = samples[Int(generator() % UInt64(samples.count))]
             for _ in 0..<(1 + generator() % 3) where !bytes.isEmpty {
                 let at = Int(generator() % UInt64(bytes.count))
@@ -182,7 +189,7 @@ import Testing
                 default: bytes.insert(alphabet[Int(generator() % UInt64(alphabet.count))], at: at)
                 }
             }
-            Self.agree(bytes)
+            return bytes
         }
     }
 
