@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target (or all) with AddressSanitizer and runs it for a bounded time on its seed corpus.
 #
-#   bash Fuzz/run.sh TARGET [SECONDS]     TARGET: varlink, payload, link, config or all; SECONDS defaults to 60
+#   bash Fuzz/run.sh TARGET [SECONDS]     TARGET: tape, varlink, payload, link, config or all; SECONDS defaults to 60
 #
 # The module sources are compiled directly with swiftc (no SwiftPM), instrumented for coverage, into
 # $FUZZ_BUILD (default /tmp/notifyd-fuzz). New inputs go to $FUZZ_BUILD/corpus/TARGET (the committed seeds in
@@ -27,35 +27,45 @@ module() {
     local sources
     sources=$(find "Sources/$name" -name '*.swift' | sort)
     local digest
-    digest=$( (echo "$CHAIN"; cat $sources Sources/CPlainBytes/include/*) | sha1sum | cut -d' ' -f1)
+    digest=$( (echo "$CHAIN"; cat $sources Sources/CPlainBytes/include/* Sources/CJSONTape/*.c Sources/CJSONTape/include/*) |
+        sha1sum | cut -d' ' -f1)
     CHAIN="$CHAIN $digest"
     if [[ -f "$stamp" && $(cat "$stamp") == "$digest" ]]; then return; fi
     echo "compiling module $name"
     # shellcheck disable=SC2086
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
-        -wmo -c -o "$OUT/modules/$name.o" -I "$OUT/modules" -I Sources/CYAML -I Sources/CPlainBytes/include "$@" $sources
+        -wmo -c -o "$OUT/modules/$name.o" -I "$OUT/modules" "${INCLUDES[@]}" "$@" $sources
     echo "$digest" >"$stamp"
+}
+
+# The C shims' headers, and the tape's C reader compiled with the same instrumentation.
+INCLUDES=(-I Sources/CYAML -I Sources/CPlainBytes/include -I Sources/CJSONTape/include)
+c_reader() {
+    clang -fsanitize=fuzzer-no-link,address -O1 -g -I Sources/CPlainBytes/include -I Sources/CJSONTape/include \
+        -c Sources/CJSONTape/CJSONTape.c -o "$OUT/modules/CJSONTape.o"
 }
 
 # The modules a target needs, in dependency order.
 modules_for() {
     case $1 in
+        tape) echo "JSON" ;;
         varlink) echo "JSON Varlink" ;;
         payload) echo "JSON DeepLink" ;;
         link | config) echo "JSON DeepLink CoordinatorGraph" ;;
-        *) echo "unknown target $1 (varlink, payload, link, config, all)" >&2; exit 2 ;;
+        *) echo "unknown target $1 (tape, varlink, payload, link, config, all)" >&2; exit 2 ;;
     esac
 }
 
 build() {
-    local target=$1 objects=() m
+    local target=$1 objects=("$OUT/modules/CJSONTape.o") m
     CHAIN=""
+    c_reader
     for m in $(modules_for "$target"); do
         module "$m"
         objects+=("$OUT/modules/$m.o")
     done
     echo "linking fuzz-$target"
-    "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$OUT/modules" -I Sources/CYAML -I Sources/CPlainBytes/include \
+    "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_$target" -I "$OUT/modules" "${INCLUDES[@]}" \
         "Fuzz/targets/$target.swift" "${objects[@]}" -lyaml -o "$OUT/fuzz-$target" 2>&1 |
         grep -v "Cannot export local symbol '__asan" || true
     [[ -x "$OUT/fuzz-$target" ]]
@@ -77,7 +87,7 @@ run() {
 
 failed=0
 if [[ $TARGET == all ]]; then
-    for t in varlink payload link config; do run "$t" || failed=1; done
+    for t in tape varlink payload link config; do run "$t" || failed=1; done
 else
     run "$TARGET" || failed=1
 fi

@@ -17,7 +17,7 @@ import CJSONTape
 /// ```
 public struct JSONTape: Sendable {
     /// One value: a scalar, or the head of an array or object whose elements (or key, value pairs) follow it.
-    public struct Node: Sendable {
+    public struct Node: Sendable, Equatable {
         /// What the node is.
         public enum Kind: UInt8, Sendable {
             case null, bool, int, double, string, escapedString, array, object
@@ -76,7 +76,7 @@ public struct JSONTape: Sendable {
     }
 
     /// Which of the tape's two readers ``parse(_:maxDepth:readers:)`` uses.
-    enum Readers {
+    public enum Readers: Sendable {
         /// The C reader (`CJSONTape`), then the Swift reader (``TapeParser``) for what it declines: what
         /// ``parse(_:maxDepth:)`` does.
         case both
@@ -86,8 +86,8 @@ public struct JSONTape: Sendable {
         case swift
     }
 
-    /// ``parse(_:maxDepth:)`` with the readers chosen (tests compare them).
-    mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, readers: Readers) -> Bool {
+    /// ``parse(_:maxDepth:)`` with the readers chosen (the tests and the fuzz target compare them).
+    public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, readers: Readers) -> Bool {
         nodeCount = 0
         guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return false }
         // A buffer shared with a copy of this tape is left to the copy.
