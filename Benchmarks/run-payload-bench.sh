@@ -3,8 +3,9 @@
 #
 # Installs libsimdjson-dev when missing (the benchmark alone needs it, so `make deps` does not), builds release
 # notifyd-bench and the floor (c++ -O2), runs `notifyd-bench payload` and the floor on the same payload files
-# (one per format, from examples/payloads), and prints one table: µs per payload for notifyd's JSON.parse and
-# PayloadReader, Foundation's JSONSerialization and JSONDecoder, and simdjson, with the ratios to simdjson.
+# (one per format, from examples/payloads), and prints one table: µs per payload for notifyd's JSON.parse, its tape
+# (as the daemon reads it, and with the tape's Swift reader alone) and PayloadReader, Foundation's JSONSerialization
+# and JSONDecoder, and simdjson, with the ratios to simdjson and of the tape to its Swift reader.
 # Medians of thread CPU time; bounded: about MEASURE_SECONDS for each payload and parser (≈ 30 s by default).
 #
 # Usage: Benchmarks/run-payload-bench.sh [FILE...]
@@ -51,13 +52,13 @@ names = {os.path.basename(f) for f in files}
 def number(text):
     return None if text in ("—", "-") else float(text)
 
-# notifyd-bench's rows: file format bytes JSON.parse JSONTape PayloadReader JSONSerialization JSONDecoder and two
-# ratios.
+# notifyd-bench's rows: file format bytes JSON.parse JSONTape SwiftTape PayloadReader JSONSerialization JSONDecoder
+# and two ratios.
 notifyd = {}
 for line in open(notifyd_output):
     fields = line.split()
-    if len(fields) == 10 and fields[0] in names:
-        notifyd[fields[0]] = (fields[1], int(fields[2]), *map(number, fields[3:8]))
+    if len(fields) == 11 and fields[0] in names:
+        notifyd[fields[0]] = (fields[1], int(fields[2]), *map(number, fields[3:9]))
 # simdjson-parse's rows: PATH BYTES NS; '#' lines are comments.
 simdjson, comments = {}, []
 for line in open(simdjson_output):
@@ -75,19 +76,20 @@ def ratio(a, b):
 
 print(f"payload parsing: median µs of thread CPU time per payload; one core; floor: {'; '.join(comments)}")
 print("JSON.parse: notifyd's parser into a JSON tree; JSONTape: the same checks onto a reused tape of nodes (what")
-print("the daemon reads calls with); PayloadReader: tape + detect the format + find the links;")
+print("the daemon reads calls with: its C reader, the Swift one for what that declines); SwiftTape: the tape's Swift")
+print("reader alone; PayloadReader: tape + detect the format + find the links;")
 print("JSONSerial.: Foundation's JSONSerialization; JSONDecoder: Foundation's, into a generic Decodable value;")
 print("simdjson: its DOM parser, reused; — where the parser does not accept the payload (a bare link is not JSON)\n")
-print(f"{'file':<18}{'format':<11}{'bytes':>6}{'JSON.parse':>12}{'JSONTape':>10}{'PayloadReader':>15}"
+print(f"{'file':<18}{'format':<11}{'bytes':>6}{'JSON.parse':>12}{'JSONTape':>10}{'SwiftTape':>11}{'PayloadReader':>15}"
       f"{'JSONSerial.':>13}{'JSONDecoder':>13}{'simdjson':>10}{'tape/simdjson':>15}{'read/simdjson':>15}"
-      f"{'tape/JSONSer':>14}")
+      f"{'tape/JSONSer':>14}{'tape/SwiftTape':>16}")
 for f in files:
     name = os.path.basename(f)
     if name not in notifyd:
         sys.exit(f"notifyd-bench printed no row for {name}")
-    format, size, parse, tape, read, serialization, decoder = notifyd[name]
+    format, size, parse, tape, swift_tape, read, serialization, decoder = notifyd[name]
     floor = simdjson.get(name)
-    print(f"{name:<18}{format:<11}{size:>6}{cell(parse, 12)}{cell(tape, 10)}{cell(read, 15)}"
+    print(f"{name:<18}{format:<11}{size:>6}{cell(parse, 12)}{cell(tape, 10)}{cell(swift_tape, 11)}{cell(read, 15)}"
           f"{cell(serialization, 13)}{cell(decoder, 13)}{cell(floor, 10)}{cell(ratio(tape, floor), 15)}"
-          f"{cell(ratio(read, floor), 15)}{cell(ratio(tape, serialization), 14)}")
+          f"{cell(ratio(read, floor), 15)}{cell(ratio(tape, serialization), 14)}{cell(ratio(tape, swift_tape), 16)}")
 EOF

@@ -9,7 +9,8 @@ import JSON
 
 /// `notifyd-bench payload [--runs N] [--seconds S] [--config PATH] [FILE...]`: microseconds of thread CPU time per
 /// payload (median of N runs that share S seconds for each payload and reader) for `JSON.parse`, `JSONTape.parse`
-/// (a tape reused from one payload to the next, as the daemon's), `PayloadReader.read(bytes:)`,
+/// (a tape reused from one payload to the next, as the daemon's: its C reader, the Swift one for what that declines),
+/// the tape's Swift reader alone, `PayloadReader.read(bytes:)`,
 /// `JSONSerialization.jsonObject(with:)` and `JSONDecoder` into a generic value, with the ratios of `JSON.parse` and
 /// the reader to `JSONSerialization`. The reader uses the link keys and categories of PATH
 /// (default config/shop.yaml). FILEs default to one example payload per format, from examples/payloads.
@@ -70,7 +71,7 @@ func runPayloadBenchmark(_ arguments: [String]) {
     print("payload: \(runs) runs of ≈\(perRun) s of thread CPU time per payload and reader; one core")
     print("median µs per payload; — where the reader does not accept the payload (a bare link is not JSON)")
     print(
-        "file                 format        bytes   JSON.parse   JSONTape  PayloadReader  JSONSerialization"
+        "file                 format        bytes   JSON.parse   JSONTape   SwiftTape  PayloadReader  JSONSerialization"
             + "  JSONDecoder   parse/JSONSer  read/JSONSer")
     // Runs alternate between payloads and readers so that load from other processes falls on all of them alike.
     var times = samples.map { $0.readers.map { _ in [Double]() } }
@@ -96,8 +97,8 @@ func runPayloadBenchmark(_ arguments: [String]) {
             (sample.file as NSString).lastPathComponent.padding(toLength: 20, withPad: " ", startingAt: 0) + " "
                 + sample.format.padding(toLength: 10, withPad: " ", startingAt: 0)
                 + String(format: "%8d", sample.bytes.count) + cell(medians[0], 13) + cell(medians[1], 11)
-                + cell(medians[2], 15) + cell(medians[3], 19) + cell(medians[4], 13) + cell(ratio(0), 16)
-                + cell(ratio(2), 14))
+                + cell(medians[2], 12) + cell(medians[3], 15) + cell(medians[4], 19) + cell(medians[5], 13)
+                + cell(ratio(0), 16) + cell(ratio(3), 14))
     }
 }
 
@@ -157,11 +158,11 @@ private func payloadOptions(_ path: String) -> PayloadOptions {
     }
 }
 
-/// One payload file and the five ways of reading it, in table order; a reader that rejects the payload is `nil`.
+/// One payload file and the six ways of reading it, in table order; a reader that rejects the payload is `nil`.
 ///
 /// Each reader returns a small number taken from its result so that the work cannot be optimized away.
 private struct PayloadSample {
-    static let serializationIndex = 3
+    static let serializationIndex = 4
 
     let file: String
     let bytes: [UInt8]
@@ -176,11 +177,19 @@ private struct PayloadSample {
         let data = Data(bytes)
         let decoder = JSONDecoder()
         var tape = JSONTape()
+        var swiftTape = JSONTape()
         let readers: [() throws -> Int] = [
             { try JSON.parse(bytes).objectValue?.count ?? 0 },
             {
                 guard bytes.withUnsafeBytes({ tape.parse($0) }) else { throw JSONTapeDeclined() }
-                return tape.nodes.count
+                return tape.nodeCount
+            },
+            {
+                let read = bytes.withUnsafeBytes {
+                    swiftTape.parse($0, maxDepth: JSON.defaultMaxDepth, readers: .swift)
+                }
+                guard read else { throw JSONTapeDeclined() }
+                return swiftTape.nodeCount
             },
             { try reader.read(bytes: bytes).candidates.count },
             { (try JSONSerialization.jsonObject(with: data) as? [String: Any])?.count ?? 0 },
