@@ -27,8 +27,7 @@ module() {
     local sources
     sources=$(find "Sources/$name" -name '*.swift' | sort)
     local digest
-    digest=$( (echo "$CHAIN"; cat $sources Sources/CPlainBytes/include/* Sources/CJSONTape/*.c Sources/CJSONTape/include/*) |
-        sha1sum | cut -d' ' -f1)
+    digest=$( (echo "$CHAIN"; cat $sources Sources/CPlainBytes/include/* Sources/CJSONTape/include/*) | sha1sum | cut -d' ' -f1)
     CHAIN="$CHAIN $digest"
     if [[ -f "$stamp" && $(cat "$stamp") == "$digest" ]]; then return; fi
     echo "compiling module $name"
@@ -38,11 +37,18 @@ module() {
     echo "$digest" >"$stamp"
 }
 
-# The C shims' headers, and the tape's C reader compiled with the same instrumentation.
+# The C shims' headers, and the tape's C reader compiled with the same instrumentation (again only when its source
+# or a header it includes changed).
 INCLUDES=(-I Sources/CYAML -I Sources/CPlainBytes/include -I Sources/CJSONTape/include)
 c_reader() {
+    local stamp="$OUT/modules/CJSONTape.stamp" digest
+    digest=$(cat Sources/CJSONTape/CJSONTape.c Sources/CJSONTape/include/* Sources/CPlainBytes/include/* | sha1sum |
+        cut -d' ' -f1)
+    if [[ -f "$stamp" && $(cat "$stamp") == "$digest" ]]; then return; fi
+    echo "compiling the tape's C reader"
     clang -fsanitize=fuzzer-no-link,address -O1 -g -I Sources/CPlainBytes/include -I Sources/CJSONTape/include \
         -c Sources/CJSONTape/CJSONTape.c -o "$OUT/modules/CJSONTape.o"
+    echo "$digest" >"$stamp"
 }
 
 # The modules a target needs, in dependency order.

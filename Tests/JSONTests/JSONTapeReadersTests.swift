@@ -88,9 +88,7 @@ import Testing
 
     /// The payloads a daemon is sent take the C reader: the examples and the benchmark's calls.
     @Test func everyExamplePayloadIsReadInC() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let directory = root.appendingPathComponent("examples/payloads")
+        let directory = Self.packageRoot.appendingPathComponent("examples/payloads")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 5)
         for name in names {
@@ -158,19 +156,20 @@ import Testing
     /// payloads: the readers agree on every one.
     @Test(arguments: 0..<8)
     func mutatedDocumentsAgree(seed: Int) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let payloads = try ["apns-offer.json", "fcm-v1.json", "ntfy.json"].map {
-            Array(try Data(contentsOf: root.appendingPathComponent("examples/payloads/\($0)")))
+            Array(try Data(contentsOf: Self.packageRoot.appendingPathComponent("examples/payloads/\($0)")))
         }
         let samples = JSONTapeTests.documents.map { Array($0.utf8) } + payloads + (try Self.fuzzCorpusFrames())
         for bytes in JSONTapeTests.mutated(samples, seed: seed, count: 1_500) { Self.compare(bytes) }
     }
 
+    /// The package's root directory, from this file's place in it (Tests/JSONTests).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     /// The frames of the varlink fuzz corpus (`Fuzz/corpus/varlink`), NUL-separated in its files.
     static func fuzzCorpusFrames() throws -> [[UInt8]] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/varlink")
+        let directory = packageRoot.appendingPathComponent("Fuzz/corpus/varlink")
         return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().flatMap { name in
             Array(try Data(contentsOf: directory.appendingPathComponent(name))).split(separator: 0).map(Array.init)
         }
