@@ -29,6 +29,7 @@ public enum NotifyDaemon {
             writeStderr(error.description + "\n")
             return 2
         }
+        maskGroupAndOthers()
         signal(SIGPIPE, SIG_IGN)
         // Signals go to a signalfd; block them before the journal thread starts so it inherits the mask.
         let signals: sigset_t
@@ -47,6 +48,14 @@ public enum NotifyDaemon {
             reportFailure(error, journal: journal, configPath: settings.configPath)
             return 1
         }
+    }
+
+    /// Adds group and others to the process's file mode mask, while the daemon has one thread: the socket it binds
+    /// is then its user's alone until it is given its mode, and its state files are private. (The mask is the
+    /// process's: changed later, it would also apply to whatever another thread is making at that moment.)
+    static func maskGroupAndOthers() {
+        let current = umask(0o077)
+        umask(current | 0o077)
     }
 
     /// Journals why the daemon cannot start (or stopped serving) under its own `MESSAGE_ID`, repeats it on stderr

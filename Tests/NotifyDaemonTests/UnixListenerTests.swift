@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 
 @testable import NotifyDaemon
@@ -40,5 +41,51 @@ import Testing
         } throws: { error in
             (error as? ListenerError)?.message.contains("refusing to steal") ?? false
         }
+    }
+
+    /// The file mode mask belongs to the whole process: binding must not change it, or a file another thread makes
+    /// meanwhile (a program a test builds, a state file) gets the socket's mask. A thread reads the mask from
+    /// `/proc/self/status` (reading it through `umask` would change it) while sockets are bound over and over.
+    @Test func bindingLeavesTheProcessFileModeMaskAlone() throws {
+        let before = try #require(Self.fileModeMask())
+        let directory = "/tmp/notifyd-listener-mask-\(getpid())"
+        mkdir(directory, 0o700)
+        defer { rmdir(directory) }
+        let path = directory + "/s.sock"
+        defer { unlink(path) }
+        final class Watch: Sendable {
+            let done = Atomic(false)
+            let seen = Mutex<Set<String>>([])
+        }
+        let watch = Watch()
+        let started = Threads.start {
+            var masks: Set<String> = []
+            while !watch.done.load(ordering: .acquiring) {
+                if let mask = UnixListenerTests.fileModeMask() { masks.insert(mask) }
+            }
+            watch.seen.withLock { $0 = masks }
+        }
+        let reader = try #require(started)
+        for _ in 0..<400 {
+            let fd = try UnixListener.bind(path: path, mode: 0o600)
+            close(fd)
+            unlink(path)
+        }
+        watch.done.store(true, ordering: .releasing)
+        pthread_join(reader, nil)
+        #expect(watch.seen.withLock { $0 } == [before])
+    }
+
+    /// The `Umask:` line of `/proc/self/status`, e.g. `0022`.
+    static func fileModeMask() -> String? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if text.hasPrefix("Umask:") { return String(text.dropFirst(6).filter { !$0.isWhitespace }) }
+        }
+        return nil
     }
 }

@@ -50,7 +50,8 @@ class Daemon:
         self.extra_args = list(extra_args)
         self.process = None
 
-    def start(self):
+    def start(self, umask=None):
+        """Starts the daemon; with `umask`, under that file mode mask instead of this process's."""
         args = [NOTIFYD, "--config", self.config, "--socket", self.socket, "--log-target", "console"]
         if self.state_dir:
             os.makedirs(self.state_dir, exist_ok=True)
@@ -58,7 +59,8 @@ class Daemon:
         self.log_path = os.path.join(self.workdir, "notifyd.log")
         # A file, not a pipe: an unread pipe would fill and stall the daemon's console log writer.
         with open(self.log_path, "a") as log:
-            self.process = subprocess.Popen(args + self.extra_args, stderr=log)
+            self.process = subprocess.Popen(
+                args + self.extra_args, stderr=log, preexec_fn=None if umask is None else (lambda: os.umask(umask)))
         self.process.log_path = self.log_path
         wait_for_socket(self.socket, self.process)
         return self

@@ -355,6 +355,19 @@ def test_socket_file_is_not_world_writable(daemon):
     assert mode == 0o660
 
 
+def test_started_with_an_open_file_mode_mask_its_files_are_private(make_daemon):
+    # Started with nothing masked, the daemon masks group and others itself before it makes any file: its state
+    # files are its user's alone, and the socket gets exactly its mode (it is made owner-only, then chmod-ed).
+    d = make_daemon("--socket-mode", "0620")
+    d.start(umask=0)
+    assert d.alive_and_answering()
+    assert os.stat(d.socket).st_mode & 0o777 == 0o620
+    made = os.listdir(d.state_dir)
+    assert made
+    for name in made:
+        assert os.stat(os.path.join(d.state_dir, name)).st_mode & 0o077 == 0, name
+
+
 def test_a_live_socket_is_not_stolen_and_a_stale_one_is_replaced(make_daemon, daemon):
     thief = subprocess.run(
         [NOTIFYD, "--config", SHOP, "--socket", daemon.socket, "--log-target", "console"],

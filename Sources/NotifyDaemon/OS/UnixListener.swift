@@ -13,6 +13,12 @@ public struct ListenerError: Error, Sendable, CustomStringConvertible {
 enum UnixListener {
     /// Binds `path` itself: removes a stale socket file left by a dead daemon, refuses to steal a
     /// live one, and sets `mode` on the new file.
+    ///
+    /// The file is made with the process's file mode mask, then given `mode`. The mask is not changed here: it
+    /// belongs to the whole process, so a change would also apply to files another thread makes meanwhile, and to
+    /// the children it starts (a program it builds, made without its execute bits). The daemon masks group and
+    /// others once, before its threads start (``NotifyDaemon/maskGroupAndOthers()``), so that until the `chmod`
+    /// only its own user can connect.
     static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw ListenerError(message: "socket path '\(path)' is longer than 107 bytes")
@@ -41,8 +47,6 @@ enum UnixListener {
                     0)
             }
             var address = makeAddress(path)
-            let previous = umask(0o777 & ~mode)
-            defer { umask(previous) }
             try Sys.check("bind(\(path))") {
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
