@@ -324,6 +324,7 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             id.writeJSONString(into: &out)  // the description of a page without arguments is its id
             return
         }
+        if writePlainDescriptionJSONString(into: &out) { return }
         guard arguments.allSatisfy(\.value.isDescribedPlainly) else {
             var text = ByteWriter(capacity: 64)
             writeDescription(into: &text)
@@ -357,5 +358,53 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
         }
         out.append(UInt8(ascii: ")"))
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// ``writeDescriptionJSONString(into:)`` for the usual page: its names, labels and texts short ASCII strings
+    /// with nothing to escape (see ``ByteWriter/appendIfPlainSmallASCII(_:)``), each written with two stores, the
+    /// arguments read in place. False, with nothing written, for any other page.
+    private func writePlainDescriptionJSONString(into out: inout ByteWriter) -> Bool {
+        let mark = out.count
+        out.append(UInt8(ascii: "\""))
+        guard out.appendIfPlainSmallASCII(id.coordinator) else {
+            out.truncate(to: mark)
+            return false
+        }
+        out.append(UInt8(ascii: "."))
+        guard out.appendIfPlainSmallASCII(id.name) else {
+            out.truncate(to: mark)
+            return false
+        }
+        out.append(UInt8(ascii: "("))
+        let written = arguments.withUnsafeBufferPointer { arguments in
+            for i in arguments.indices {
+                if i > 0 { JSON.writeRaw(", ", into: &out) }
+                guard out.appendIfPlainSmallASCII(arguments[i].label) else { return false }
+                JSON.writeRaw(": ", into: &out)
+                switch arguments[i].value {
+                case .string(let text):
+                    JSON.writeRaw("\\\"", into: &out)
+                    guard out.appendIfPlainSmallASCII(text) else { return false }
+                    JSON.writeRaw("\\\"", into: &out)
+                case .int(let number):
+                    JSON.writeInt(number, into: &out)
+                case .bool(let flag):
+                    flag ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
+                case .enumCase(let name):
+                    out.append(UInt8(ascii: "."))
+                    guard out.appendIfPlainSmallASCII(name) else { return false }
+                case .uuid:
+                    return false
+                }
+            }
+            return true
+        }
+        guard written else {
+            out.truncate(to: mark)
+            return false
+        }
+        out.append(UInt8(ascii: ")"))
+        out.append(UInt8(ascii: "\""))
+        return true
     }
 }

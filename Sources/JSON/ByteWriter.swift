@@ -1,3 +1,4 @@
+import CPlainBytes
 import Glibc
 
 /// Bytes appended at the end of one growing buffer: what the JSON writers write into.
@@ -87,24 +88,18 @@ public struct ByteWriter: ~Copyable {
     public mutating func appendIfPlainSmallASCII(_ text: String) -> Bool {
         guard SmallASCII.isAvailable else { return false }
         let words = SmallASCII.words(of: text)
-        guard SmallASCII.isSmallASCII(words) else { return false }
-        let hasSpecial = Self.marksAByte(of: words) { word in
-            let delete = word ^ (PlainBytes.ones &* 0x7F)
-            return PlainBytes.needsEscape(word) | ((delete &- PlainBytes.ones) & ~delete & PlainBytes.highs)
-        }
-        return !hasSpecial && appendSmallASCII(words)
+        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, orDelete: true) else { return false }
+        return appendSmallASCII(words)
     }
 
-    /// True when `special` (the high bit of each byte it flags) flags one of the bytes of the inline ASCII string
-    /// `words`; the bytes past its end, zeros a control-character test would flag, are not looked at.
+    /// True when one of the bytes of the inline ASCII string `words` is a quote, a backslash or a control character,
+    /// or, with `orDelete`, DEL; the bytes past its end are not looked at. Sixteen bytes compared at once (C, SSE2).
     @inline(__always)
-    static func marksAByte(of words: (UInt64, UInt64), _ special: (UInt64) -> UInt64) -> Bool {
+    static func marksAByte(of words: (UInt64, UInt64), orDelete: Bool) -> Bool {
         let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
         let low = UInt64(littleEndian: words.0)
         let high = UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF
-        let lowMask: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-        let highMask: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
-        return special(low) & lowMask != 0 || special(high) & highMask != 0
+        return notifyd_inline_special(low, high, count, orDelete ? 1 : 0) != 0
     }
 
     /// Appends the bytes of an inline ASCII string with two stores; false, with nothing appended, for another string.
@@ -123,7 +118,7 @@ public struct ByteWriter: ~Copyable {
     /// a JSON escape (a quote, a backslash, a control character); false, with nothing appended, otherwise.
     @inline(__always)
     mutating func appendPlainSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
-        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, PlainBytes.needsEscape) else { return false }
+        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, orDelete: false) else { return false }
         return appendSmallASCII(words)
     }
 

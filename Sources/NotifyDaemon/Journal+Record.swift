@@ -263,47 +263,33 @@ public struct JournalRecord: ~Copyable {
     }
 
     /// Whether `bytes` are plain (printable ASCII without a backslash: ``Journal/isPlain(_:)``) and whether they hold
-    /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, sixteen bytes at a time (eight
-    /// for shorter values).
+    /// a space, a quote or `=` (``needsConsoleQuotes(_:)``): both found in one pass, sixteen bytes at a time (a
+    /// shorter value padded to sixteen).
     static func consoleValueNeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> (plain: Bool, quoted: Bool) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return (true, false) }
         let raw = UnsafeRawPointer(base)
-        var plain = true
-        var quotes: UInt64 = 0
-        if bytes.count < 8 {
-            // The bytes in a word padded with "a", which is plain and needs no quotes.
-            var word: UInt64 = 0x6161_6161_6161_6161
-            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: bytes.count) }
-            return (Journal.isPlain(word: word), quoteBytes(word) != 0)
-        }
-        if bytes.count >= 16 {
-            // Sixteen bytes at a time (``notifyd_console16``), the last sixteen read again in part.
-            var marks: UInt32 = 0
-            var quoteMarks: UInt32 = 0
-            var i = 0
-            while true {
+        if bytes.count < 16 {
+            // The bytes in sixteen padded with "a", which is plain and needs no quotes: one look.
+            var padded: (UInt64, UInt64) = (0x6161_6161_6161_6161, 0x6161_6161_6161_6161)
+            return withUnsafeMutableBytes(of: &padded) { padded in
+                padded.baseAddress!.copyMemory(from: raw, byteCount: bytes.count)
                 var found: UInt32 = 0
-                marks |= notifyd_console16(base + i, &found)
-                quoteMarks |= found
-                if i &+ 16 == bytes.count { break }
-                i = i &+ 32 <= bytes.count ? i &+ 16 : bytes.count &- 16
+                let marks = notifyd_console16(padded.baseAddress!.assumingMemoryBound(to: UInt8.self), &found)
+                return (marks == 0, found != 0)
             }
-            return (marks == 0, quoteMarks != 0)
         }
+        // Sixteen bytes at a time (``notifyd_console16``), the last sixteen read again in part.
+        var marks: UInt32 = 0
+        var quoteMarks: UInt32 = 0
         var i = 0
-        while i &+ 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            plain = plain && Journal.isPlain(word: word)
-            quotes |= quoteBytes(word)
-            i &+= 8
+        while true {
+            var found: UInt32 = 0
+            marks |= notifyd_console16(base + i, &found)
+            quoteMarks |= found
+            if i &+ 16 == bytes.count { break }
+            i = i &+ 32 <= bytes.count ? i &+ 16 : bytes.count &- 16
         }
-        if i < bytes.count {
-            // The last eight bytes, some of them looked at already: the answers only add up.
-            let word = raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)
-            plain = plain && Journal.isPlain(word: word)
-            quotes |= quoteBytes(word)
-        }
-        return (plain, quotes != 0)
+        return (marks == 0, quoteMarks != 0)
     }
 
     /// Nonzero when `word` holds a space, a quote or `=`: a word holds a zero byte exactly when (x - 1) & ~x has a

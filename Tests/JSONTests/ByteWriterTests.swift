@@ -100,6 +100,44 @@ import Testing
         #expect(out.finish() == expected + Array("~ }|{".utf8))
     }
 
+    /// Every ASCII byte at every position of every inline length: a short string is appended as it is exactly when
+    /// none of its bytes needs an escape (a quote, a backslash, a control character, and for a Swift literal DEL),
+    /// and a JSON string is written with the escapes a plain byte loop gives, whichever way it is written.
+    @Test func everyASCIIByteOfAnInlineStringIsJudgedAsAByteLoopJudgesIt() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            for b in bytes {
+                switch b {
+                case 0x22: out += Array(#"\""#.utf8)
+                case 0x5C: out += Array(#"\\"#.utf8)
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array(#"\u00"#.utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+                default: out.append(b)
+                }
+            }
+            return out
+        }
+        for length in 1...15 {
+            for position in 0..<length {
+                for byte in UInt8(0)...0x7F {
+                    var bytes = Array("abcdefghijklmno".utf8.prefix(length))
+                    bytes[position] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let special = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                    var out = ByteWriter(capacity: 4)
+                    #expect(out.appendIfPlainSmallASCII(text) == !(special || byte == 0x7F), "\(bytes)")
+                    var json = ByteWriter(capacity: 4)
+                    JSON.writeStringContents(text, into: &json)
+                    #expect(json.finish() == reference(bytes), "\(bytes)")
+                }
+            }
+        }
+    }
+
     /// A range already written, copied to the end: every length up to 40 from every offset, and copies that make
     /// the writer grow (the bytes are read from the grown buffer).
     @Test func copiesOfWrittenBytesRepeatThemAtTheEnd() {

@@ -54,4 +54,25 @@ static inline uint32_t notifyd_console16(const uint8_t *p, uint32_t *quote) {
     return marks;
 #endif
 }
+/// For a string of at most 15 ASCII bytes kept inline (its two words, `count` bytes used): nonzero when one of those
+/// bytes is a quote, a backslash or a control character, or, with `del`, DEL (0x7F). The bytes past `count` are
+/// not looked at.
+static inline uint32_t notifyd_inline_special(uint64_t low, uint64_t high, long count, int del) {
+#if defined(__SSE2__)
+    __m128i v = _mm_set_epi64x((long long)high, (long long)low);
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C));
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+    __m128i marks = _mm_or_si128(_mm_or_si128(quote, backslash), control);
+    if (del) marks = _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+    return (uint32_t)_mm_movemask_epi8(marks) & ((1u << count) - 1);
+#else
+    uint32_t marks = 0;
+    for (long i = 0; i < count; i++) {
+        uint8_t b = (uint8_t)((i < 8 ? low >> (8 * i) : high >> (8 * (i - 8))) & 0xFF);
+        if (b == 0x22 || b == 0x5C || b < 0x20 || (del && b == 0x7F)) marks |= 1u << i;
+    }
+    return marks;
+#endif
+}
 #endif
