@@ -324,85 +324,51 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
             id.writeJSONString(into: &out)  // the description of a page without arguments is its id
             return
         }
-        if writePlainDescriptionJSONString(into: &out) { return }
-        guard arguments.allSatisfy(\.value.isDescribedPlainly) else {
-            var text = ByteWriter(capacity: 64)
-            writeDescription(into: &text)
-            text.withBytes { JSON.writeString(utf8: $0, into: &out) }
-            return
-        }
+        let mark = out.count
+        if writeDescriptionInPlace(into: &out) { return }
+        out.truncate(to: mark)
+        var text = ByteWriter(capacity: 64)
+        writeDescription(into: &text)
+        text.withBytes { JSON.writeString(utf8: $0, into: &out) }
+    }
+
+    /// The description written in place as a JSON string, the arguments read where they are (not copied); false,
+    /// part of it written, at a string value whose Swift literal escapes a byte. A short ASCII value is judged and
+    /// written from its inline words in one step (``ByteWriter/appendIfPlainSmallASCII(_:)``), others after
+    /// ``Value/isDescribedPlainly``.
+    private func writeDescriptionInPlace(into out: inout ByteWriter) -> Bool {
         out.append(UInt8(ascii: "\""))
         JSON.writeStringContents(id.coordinator, into: &out)
         out.append(UInt8(ascii: "."))
         JSON.writeStringContents(id.name, into: &out)
         out.append(UInt8(ascii: "("))
-        for (i, argument) in arguments.enumerated() {
-            if i > 0 { JSON.writeRaw(", ", into: &out) }
-            JSON.writeStringContents(argument.label, into: &out)
-            JSON.writeRaw(": ", into: &out)
-            switch argument.value {
-            case .string(let text):
-                JSON.writeRaw("\\\"", into: &out)
-                JSON.writeStringContents(text, into: &out)
-                JSON.writeRaw("\\\"", into: &out)
-            case .uuid(let uuid):
-                JSON.writeRaw("\\\"", into: &out)
-                out.append(utf8: uuid.uuidString)
-                JSON.writeRaw("\\\"", into: &out)
-            case .int, .bool:
-                argument.value.writeDescription(into: &out)
-            case .enumCase(let name):
-                out.append(UInt8(ascii: "."))
-                JSON.writeStringContents(name, into: &out)
-            }
-        }
-        out.append(UInt8(ascii: ")"))
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// ``writeDescriptionJSONString(into:)`` for the usual page: its names, labels and texts short ASCII strings
-    /// with nothing to escape (see ``ByteWriter/appendIfPlainSmallASCII(_:)``), each written with two stores, the
-    /// arguments read in place. False, with nothing written, for any other page.
-    private func writePlainDescriptionJSONString(into out: inout ByteWriter) -> Bool {
-        let mark = out.count
-        out.append(UInt8(ascii: "\""))
-        guard out.appendIfPlainSmallASCII(id.coordinator) else {
-            out.truncate(to: mark)
-            return false
-        }
-        out.append(UInt8(ascii: "."))
-        guard out.appendIfPlainSmallASCII(id.name) else {
-            out.truncate(to: mark)
-            return false
-        }
-        out.append(UInt8(ascii: "("))
         let written = arguments.withUnsafeBufferPointer { arguments in
             for i in arguments.indices {
                 if i > 0 { JSON.writeRaw(", ", into: &out) }
-                guard out.appendIfPlainSmallASCII(arguments[i].label) else { return false }
+                JSON.writeStringContents(arguments[i].label, into: &out)
                 JSON.writeRaw(": ", into: &out)
                 switch arguments[i].value {
                 case .string(let text):
                     JSON.writeRaw("\\\"", into: &out)
-                    guard out.appendIfPlainSmallASCII(text) else { return false }
+                    if !out.appendIfPlainSmallASCII(text) {
+                        guard arguments[i].value.isDescribedPlainly else { return false }
+                        JSON.writeStringContents(text, into: &out)
+                    }
                     JSON.writeRaw("\\\"", into: &out)
-                case .int(let number):
-                    JSON.writeInt(number, into: &out)
-                case .bool(let flag):
-                    flag ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
+                case .uuid(let uuid):
+                    JSON.writeRaw("\\\"", into: &out)
+                    out.append(utf8: uuid.uuidString)
+                    JSON.writeRaw("\\\"", into: &out)
+                case .int, .bool:
+                    arguments[i].value.writeDescription(into: &out)
                 case .enumCase(let name):
                     out.append(UInt8(ascii: "."))
-                    guard out.appendIfPlainSmallASCII(name) else { return false }
-                case .uuid:
-                    return false
+                    JSON.writeStringContents(name, into: &out)
                 }
             }
             return true
         }
-        guard written else {
-            out.truncate(to: mark)
-            return false
-        }
+        guard written else { return false }
         out.append(UInt8(ascii: ")"))
         out.append(UInt8(ascii: "\""))
         return true
