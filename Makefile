@@ -12,7 +12,7 @@ CONFIG      ?= config/shop.yaml
 RUN_DIR     ?= $(CURDIR)/.run
 SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
-APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip
+APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip valgrind
 PIP_PACKAGES = varlink pytest
 # Cross-module optimization: the libraries' functions are inlined and their references counted across module
 # boundaries too (≈ 1% fewer instructions per request). A build flag, not a package
@@ -23,7 +23,7 @@ PIP_PACKAGES = varlink pytest
 # valgrind cannot read: profile a copy stripped with `strip --strip-debug`.
 RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization --experimental-lto-mode=full
 
-.PHONY: all deps build release test unit-test integration-test e2e-test run bench fuzz install lint format clean
+.PHONY: all deps build release test unit-test integration-test e2e-test instructions-test run bench fuzz install lint format clean
 
 all: build
 
@@ -57,13 +57,18 @@ unit-test: deps
 # The real binaries on temporary sockets, driven by the independent Python varlink client.
 integration-test: deps
 	$(SWIFT) build
-	python3 -m pytest -q tests/integration
+	python3 -m pytest -q Tests/integration
 
 # A real systemd as PID 1 in a namespace, with the hardened units and the static binary.
 e2e-test: release
-	bash tests/e2e/run.sh
+	bash Tests/e2e/run.sh
 
-test: unit-test integration-test e2e-test
+# Instructions per dry-run request under callgrind against Tests/instructions/baseline (fails over +5%); skipped,
+# saying why, where valgrind cannot run.
+instructions-test: release
+	bash Tests/instructions/run.sh
+
+test: unit-test integration-test e2e-test instructions-test
 
 run: build
 	@mkdir -p $(RUN_DIR) $(STATE_DIR)

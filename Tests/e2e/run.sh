@@ -50,7 +50,7 @@ check() { # check NAME COMMAND...: runs the command, counts and prints the resul
 }
 
 # setsid: no controlling terminal, so systemd's console set-up cannot stop this script's process group.
-setsid --wait unshare --pid --fork --mount --mount-proc --propagation private "$root/tests/e2e/boot-systemd.sh" \
+setsid --wait unshare --pid --fork --mount --mount-proc --propagation private "$root/Tests/e2e/boot-systemd.sh" \
     "$stage" </dev/null >"$stage/boot.log" 2>&1 &
 unshare_pid=$!
 pid1=""

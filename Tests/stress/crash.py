@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Crash faults: kill -9 under load, SIGSTOP/SIGCONT, and a read-only state directory.
 
-    python3 tests/stress/crash.py [--short] [--rounds N] [--seed S]
+    python3 Tests/stress/crash.py [--short] [--rounds N] [--seed S]
 
 kill -9: clients route links for their own devices (non-dry-run) while the daemon is killed at a random moment;
 the daemon is restarted on the same --state-dir and every decision whose reply a client received must be in the

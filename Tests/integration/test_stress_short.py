@@ -1,4 +1,4 @@
-"""The flood scenarios of tests/stress/flood.py in their short form: every probe reply correct, fds back to the
+"""The flood scenarios of Tests/stress/flood.py in their short form: every probe reply correct, fds back to the
 baseline, the daemon alive. The long runs (1,000 connections, 100,000 churn cycles) are `flood.py` without --short."""
 import io
 import os

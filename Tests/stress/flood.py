@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Floods and slow clients against a notifyd on a loopback Unix socket.
 
-    python3 tests/stress/flood.py [--short] [--scenario NAME ...] [--churn N]
+    python3 Tests/stress/flood.py [--short] [--scenario NAME ...] [--churn N]
 
 Scenarios: concurrent (1,000 connections at once), silent (connect and send nothing), slow (one byte per second),
 noread (send without ever reading replies), churn (connect/request/close N times, 100,000 by default), mixed (valid

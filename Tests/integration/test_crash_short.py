@@ -1,4 +1,4 @@
-"""The faults of tests/stress/crash.py in their short form: kill -9 under load loses no acknowledged decision,
+"""The faults of Tests/stress/crash.py in their short form: kill -9 under load loses no acknowledged decision,
 SIGSTOP/SIGCONT delays but answers, a read-only state directory is refused at start, a full one refuses writes."""
 import os
 import shutil

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A long mixed load against one notifyd: valid, gated, fallback and malformed requests.
 
-    python3 tests/stress/soak.py [--requests 1000000] [--clients 4] [--seconds-cap 7200] [--event-loops N]
+    python3 Tests/stress/soak.py [--requests 1000000] [--clients 4] [--seconds-cap 7200] [--event-loops N]
 
 Clients share the requests; 30% of the valid ones are recorded for a device (not dry runs) and their decision ids
 kept. At the end: the daemon is the same process (zero crashes), every acknowledged decision is in the history
