@@ -2,7 +2,7 @@ import DeepLink
 import JSON
 
 extension Decision {
-    /// The decision as the JSON of DESIGN.md §3 / `shapes.md`, keys in this order: `id`, `device`, `outcome`,
+    /// The decision as the JSON of docs/design.md §3, keys in this order: `id`, `device`, `outcome`,
     /// `source`, `page`, `path`, `steps`, `pending`, `warnings` and `trace` (each only when present), `createdAt`.
     public var json: JSON {
         var object = JSONObject(distinctKeysWithValues: [

@@ -1,11 +1,11 @@
 import DeepLink
 import JSON
 
-/// A routing decision (DESIGN.md §3): which page, the coordinators from the root to its owner, the ordered steps
+/// A routing decision (docs/design.md §3): which page, the coordinators from the root to its owner, the ordered steps
 /// that bring the device there, and the pending page when a gate is presented first.
 ///
-/// Built by ``Resolver``; written and read as the JSON of `shapes.md` (`Decision+JSON.swift`). The step grammar is
-/// documented on ``Resolver``.
+/// Built by ``Resolver``; written and read as the JSON of docs/design.md §3 (`Decision+JSON.swift`). The step
+/// grammar is documented on ``Resolver``.
 public struct Decision: Sendable, Hashable {
     /// How the page was reached.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {

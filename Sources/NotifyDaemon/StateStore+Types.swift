@@ -11,9 +11,9 @@ public enum StoreWrite: Sendable {
     /// Replaces a device's navigation state with the text `value` writes, written by the thread that commits (the
     /// daemon's event loop hands the state over and goes on); otherwise as ``stateText(device:text:pendingExpiresMs:updatedMs:)``.
     case stateValue(device: String, value: any JSONWritable, pendingExpiresMs: Int64?, updatedMs: Int64)
-    /// Records a routing decision in the history (DESIGN §3), its page's description in the `page` column (written
-    /// by the thread that commits). A decision whose id is already stored is ignored: a recorded decision is never
-    /// rewritten.
+    /// Records a routing decision in the history (docs/design.md §3), its page's description in the `page` column
+    /// (written by the thread that commits). A decision whose id is already stored is ignored: a recorded decision is
+    /// never rewritten.
     case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: Page?, decision: JSONText)
     /// Deletes a device's navigation state and pending link; its past decisions stay in the
     /// bounded history.

@@ -10,7 +10,7 @@ import pytest
 from conftest import EXAMPLES, NOTIFYCTL
 
 ROUTER = "io.notifyd.Router"
-# The keys of the routing decision of the contract (DESIGN.md §3) and its time; `trace` only with explain.
+# The keys of the routing decision of the contract (docs/design.md §3) and its time; `trace` only with explain.
 DECISION_KEYS = {"id", "device", "outcome", "source", "page", "path", "steps", "pending", "createdAt"}
 ONLINE_COMMANDS = ["send", "resolve", "explain", "decision", "history", "state", "finish", "monitor", "stats",
                    "reload", "info"]

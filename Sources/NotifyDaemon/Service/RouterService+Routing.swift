@@ -371,7 +371,7 @@ extension RouterService {
 }
 
 /// A decision's journal entry, formatted on the journal's thread: `MESSAGE` "routed cart.offer(id: …) for D" and the
-/// decision fields of DESIGN.md §6.
+/// decision fields of docs/design.md §6.
 struct DecisionJournalDetails: JournalDetails {
     let decision: Decision
     /// The link of a decision without a source (a Resolve's); a decision with one is journaled with its

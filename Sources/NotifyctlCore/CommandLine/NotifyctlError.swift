@@ -1,4 +1,4 @@
-/// How `notifyctl` ends: 0 success, 1 an error reply or a failure, 2 a usage mistake (DESIGN.md §5).
+/// How `notifyctl` ends: 0 success, 1 an error reply or a failure, 2 a usage mistake (docs/design.md §5).
 public enum ExitStatus: Int32, Sendable, Hashable {
     /// The command did what was asked.
     case success = 0

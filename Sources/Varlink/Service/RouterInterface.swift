@@ -1,4 +1,4 @@
-/// The `io.notifyd.Router` interface: the varlink contract of notifyd (DESIGN.md §4).
+/// The `io.notifyd.Router` interface: the varlink contract of notifyd (docs/design.md §4).
 ///
 /// ``idl`` is byte-for-byte the text of `varlink/io.notifyd.Router.varlink` in the repository
 /// (a test keeps them identical); `GetInterfaceDescription` serves it verbatim.
