@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end test under a real systemd: boots systemd as PID 1 in a PID+mount namespace, installs the
-# freshly built static binaries and the shipped units as `make install` would (the shipped ExecStart runs
-# unchanged; a drop-in only shortens the watchdog and the restart delay), and proves socket activation,
-# READY=1, journal fields, reload (broken, then fixed), watchdog restart, state across restarts, every decision of
-# a burst above journald's default rate limit in the journal, a clean stop, and a start refused for a broken
-# config. The namespace starts with an empty state directory and journal, and the journal checks are scoped to
-# the service invocation they are about. Cleans up (poweroff) even when
-# a step fails; the host keeps nothing of the run.
+# freshly built static binaries, the shipped units, manuals and documents as `make install` would (the shipped
+# ExecStart runs unchanged; a drop-in only shortens the watchdog and the restart delay), and proves the units verify
+# clean, socket activation, READY=1, journal fields (and the README's journal example), reload (broken, then
+# fixed), watchdog restart, state across restarts, every decision of a burst above journald's default rate limit in
+# the journal, a clean stop, and a start refused for a broken config. The namespace starts with an empty state
+# directory and journal, and the journal checks are scoped to the service invocation they are about. Cleans up
+# (poweroff) even when a step fails; the host keeps nothing of the run.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${NOTIFYD_RELEASE_DIR:-$root/.build/release}
@@ -25,6 +25,8 @@ config=$stage/etc/notifyd.yaml
 cp "$root/config/shop.yaml" "$config"
 cp "$root/examples/payloads/apns-offer.json" "$stage/"
 cp "$root/systemd/notifyd.socket" "$root/systemd/notifyd.service" "$root/systemd/notifyd.sysusers" "$stage/units/"
+# The manuals and documents, staged by the Makefile's own rule (boot-systemd.sh puts them in /usr/local/share).
+make -s -C "$root" install-docs DESTDIR="$stage/root" >/dev/null || { echo "e2e: make install-docs failed"; exit 1; }
 chmod -R a+rX "$stage"
 # Only what the test must change: a watchdog and a restart delay short enough to wait for.
 cat > "$stage/units/e2e.conf" <<CONF
@@ -127,6 +129,27 @@ status_lacks() { # status_lacks TEXT: the service's STATUS= does not contain TEX
 }
 
 ns systemctl daemon-reload
+units_verify() { # systemd-analyze verify prints nothing for the shipped units (it also runs man on their manuals)
+    local out
+    out=$(ns systemd-analyze verify /run/systemd/system/notifyd.socket /run/systemd/system/notifyd.service 2>&1) \
+        && [ -z "$out" ] || { echo "$out"; return 1; }
+}
+check "the shipped units verify clean, their manuals installed" units_verify
+documents_installed() { # every file:// document the units name is installed
+    local unit uri found=0
+    for unit in notifyd.socket notifyd.service; do
+        for uri in $(ns systemctl show -P Documentation "$unit"); do
+            case "$uri" in
+                file://*)
+                    found=$((found + 1))
+                    ns test -s "${uri#file://}" || { echo "missing: $uri"; return 1; }
+                    ;;
+            esac
+        done
+    done
+    [ "$found" -gt 0 ]
+}
+check "the documents the units name are installed" documents_installed
 check "socket unit starts" ns systemctl start notifyd.socket
 check "service waits for its first client" test "$(prop ActiveState)" = inactive
 
@@ -165,6 +188,9 @@ fields+=" and e.get('NOTIFYD_LINK') == 'shop://offers/SUMMER' and e.get('NOTIFYD
 fields+=" and e.get('CODE_FILE') == 'NotifyDaemon/RouterService+Routing.swift' and e.get('CODE_LINE', '').isdigit()"
 fields+=" and e.get('CODE_FUNC', '').startswith('countAndJournal')"
 check "the decision is in the journal with its fields" journal_has "$first_run" decisionMade "$fields"
+ctl --device ipad-7 send "$stage/apns-offer.json" >/dev/null
+check "the README's journal example prints what the README shows" \
+    python3 "$root/Tests/integration/readme_blocks.py" run-e2e nsenter -t "$pid1" -m -p
 check "the start is journaled with the config loaded" journal_has "$first_run" configLoaded \
     "'(generation 1,' in e.get('MESSAGE', '') and e.get('NOTIFYD_CONFIG') == '/etc/notifyd/notifyd.yaml'"
 
