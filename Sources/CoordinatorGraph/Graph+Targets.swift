@@ -27,6 +27,8 @@ public struct TargetError: Error, Sendable, CustomStringConvertible {
     public let link: String
     /// Why each candidate was rejected, in order.
     public let reasons: [String]
+    /// With explain: every candidate tried and why it was rejected, as a decision's trace would say it.
+    public var trace: [String] = []
 
     public var description: String {
         "no route for '\(link)'" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
@@ -124,7 +126,7 @@ extension Graph {
         let firstLink = candidates.first.map { $0.link ?? $0.target.description } ?? ""
         guard let owned = ownedButUnknown, let fallback = app.fallback, case .success(let page) = page(for: fallback)
         else {
-            return .failure(TargetError(link: firstLink, reasons: reasons))
+            return .failure(TargetError(link: firstLink, reasons: reasons, trace: trace))
         }
         if explain { trace.append("no candidate matched: fallback \(page)") }
         let source = DecisionSource(format: owned.format.rawValue, field: owned.field, link: owned.link)

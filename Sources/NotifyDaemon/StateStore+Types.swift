@@ -125,7 +125,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var remedy: String {
         switch code {
         case .directoryMissing:
-            return "create the directory (systemd does so with StateDirectory=) or pass another --state-dir"
+            return "pass a directory as --state-dir (notifyd makes a missing one; systemd makes its own with "
+                + "StateDirectory=)"
         case .readOnly:
             return "notifyd needs write access to the state directory and the database in it; "
                 + "fix ownership and mode, or pass a writable --state-dir"
@@ -154,6 +155,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let code = sqliteCode == 0 ? "" : " (SQLite code \(sqliteCode))"
-        return "state store \(path): \(message)\(code): \(remedy)"
+        return "\(path): \(message)\(code); \(remedy)"
     }
 }

@@ -124,10 +124,47 @@ import Testing
         #expect(run.status == .failure)
         #expect(
             run.errors == """
-                notifyctl: error: io.notifyd.Router.NoRoute: link: https://evil.example.net/cart
+                notifyctl: error: no page for 'https://evil.example.net/cart' [io.notifyd.Router.NoRoute]
                   link: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
+                notifyctl: note: 'notifyctl explain --dry-run' with the same link or payload shows every pattern tried
 
                 """)
+    }
+
+    /// A refused link, explained: the trace of every candidate and why it was refused, as text and as JSON.
+    @Test(arguments: [
+        ("http://shop.example.com/cart", "offline-explain-refused-scheme.txt"),
+        ("shop://cart/%zz", "offline-explain-refused-escape.txt"),
+        ("https://evil.example.net/cart", "offline-explain-refused-host.txt"),
+    ])
+    func offlineExplainOfARefusedLinkPrintsTheTrace(link: String, golden: String) throws {
+        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", link])
+        #expect(run.status == .failure)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.contains("\nnotifyctl: trace:\n  link: link '\(link)'\n"))
+        Fixtures.expectGolden(run.errors, golden)
+
+        let json = Fixtures.run(["explain", "--offline", "config/shop.yaml", "--json", link])
+        #expect(json.status == .failure)
+        #expect(json.errors.isEmpty)
+        let error = try JSON.parse(json.output)
+        #expect(error["error"] == "io.notifyd.Router.NoRoute")
+        #expect(error["parameters"]?["link"] == .string(link))
+        #expect(error["parameters"]?["reasons"]?.arrayValue?.count == 1)
+        let trace = try #require(error["trace"]?.arrayValue)
+        #expect(trace.first == .string("link: link '\(link)'"))
+        #expect(trace.last?.stringValue?.hasPrefix("link: rejected: ") == true)
+        #expect(error["message"] == .string("no page for '\(link)'"))
+    }
+
+    @Test func offlineExplainOfARefusedPayloadTracesEveryCandidate() throws {
+        let payload =
+            #"{"aps": {"alert": "x"}, "deeplink": "ftp://shop.example.com/a", "url": "https://evil.example.net/b"}"#
+        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
+        #expect(run.status == .failure)
+        #expect(run.errors.contains("  deeplink: link 'ftp://shop.example.com/a'\n"))
+        #expect(run.errors.contains("  url: link 'https://evil.example.net/b'\n"))
+        #expect(run.errors.contains("  url: rejected: host 'evil.example.net' is not allowed"))
     }
 
     @Test func offlinePayloadWarningsArePartOfTheDecision() throws {
@@ -155,15 +192,18 @@ import Testing
         let strict = Fixtures.run(
             ["send", "--offline", "config/shop.yaml", "--strict", "p.json"], files: ["p.json": payload])
         #expect(strict.status == .failure)
-        #expect(strict.errors.contains("io.notifyd.Router.PayloadTooLarge"), "\(strict.errors)")
-        #expect(strict.errors.contains("max: 4096"), "\(strict.errors)")
+        #expect(
+            strict.errors.hasPrefix(
+                "notifyctl: error: the payload is 4245 bytes, more than the 4096 bytes accepted "
+                    + "[io.notifyd.Router.PayloadTooLarge]\n"), "\(strict.errors)")
     }
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {
         let run = Fixtures.run(
             ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
         #expect(run.status == .failure)
-        #expect(run.errors.hasPrefix("notifyctl: error: io.notifyd.Router.InvalidPayload: reason: no link in the "))
+        #expect(run.errors.hasPrefix("notifyctl: error: invalid payload: no link in the APNs payload; looked at "))
+        #expect(run.errors.hasSuffix(" [io.notifyd.Router.InvalidPayload]\n"))
     }
 
     @Test func offlineRefusesADevice() {

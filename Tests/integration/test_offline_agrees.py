@@ -113,7 +113,9 @@ def test_a_payload_offline_gets_the_daemons_decision_for_a_new_device(served, co
 def test_a_link_both_refuse_is_no_route_both_ways(served, link):
     offline = notifyctl("resolve", "--offline", SHOP, "--json", link)
     online = notifyctl("--socket", served.socket, "resolve", "--device", fresh_device(link), "--json", link)
-    assert (offline.returncode, offline.stdout) == (1, "")
-    assert (online.returncode, online.stdout) == (1, "")
-    assert "NoRoute" in online.stderr or "no route" in online.stderr.lower(), online.stderr
-    assert "NoRoute" in offline.stderr or "no route" in offline.stderr.lower(), offline.stderr
+    assert (offline.returncode, offline.stderr) == (1, "")
+    assert (online.returncode, online.stderr) == (1, "")
+    offline, online = json.loads(offline.stdout), json.loads(online.stdout)
+    assert offline["error"] == online["error"] == "io.notifyd.Router.NoRoute"
+    assert offline["parameters"]["link"] == online["parameters"]["link"] == link
+    assert offline["message"] == online["message"] == f"no page for '{link}'"

@@ -156,7 +156,7 @@ extension RouterService {
             (JournalField.peerUID, String(connection.peer.uid)),
         ]
         if let device { fields.append((JournalField.device, device)) }
-        loopJournal.log(.payloadRejected, priority: .notice, message: "no route: \(error)", fields: fields)
+        loopJournal.log(.payloadRejected, priority: .notice, message: "\(error)", fields: fields)
         return VarlinkError.noRoute(link: error.link)
     }
 
@@ -191,7 +191,9 @@ extension RouterService {
         } catch {
             throw mapResolveError(error)
         }
-        if let warnings { decision.warnings = warnings }  // most have none: the decision stays shared, not copied
+        // Most have none: the decision stays shared, not copied. The payload's come before the resolver's (a pending
+        // page dropped).
+        if let warnings { decision.warnings = decision.warnings.map { warnings + $0 } ?? warnings }
         if explain { decision.trace = trace + (decision.trace ?? []) }
         guard !dryRun else {
             // The text stays in the writer: the history and the reply copy it from there.
@@ -209,9 +211,8 @@ extension RouterService {
     func mapResolveError(_ error: ResolveError) -> VarlinkError {
         switch error.code {
         case .unknownPage, .unreachable, .noProvider: return .unknownPage(error.subject)
-        case .unknownCoordinator: return .invalidParameter("coordinator")
         case .providesNothing: return .providesNothing(coordinator: error.subject, reason: error.message)
-        case .notStarted: return .notPresented(coordinator: error.subject)
+        case .unknownCoordinator, .notStarted: return flowFinishedError(error, state: nil)
         }
     }
 
@@ -230,7 +231,7 @@ extension RouterService {
                 coordinator, state: state, now: now,
                 metadata: DecisionMetadata(id: ids.make(milliseconds: now.millisecondsSince1970), device: device))
         } catch {
-            throw mapResolveError(error)
+            throw flowFinishedError(error, state: state)
         }
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
@@ -251,6 +252,25 @@ extension RouterService {
         }
         saveState(config.resolver.resolved(result.state), for: device, now: now)
         return .durable(reply)
+    }
+
+    /// FlowFinished's refusal: a coordinator the graph does not declare names the nearest one that can finish;
+    /// one that is not presented lists those of `state` that are.
+    func flowFinishedError(_ error: ResolveError, state: DeviceState?) -> VarlinkError {
+        let graph = config.graph
+        let finishable = { (name: String) in graph.coordinator(name).map { !$0.provides.isEmpty } ?? false }
+        switch error.code {
+        case .unknownCoordinator:
+            let names = graph.coordinators.map(\.name).filter(finishable)
+            return .invalidName(
+                parameter: "coordinator", value: error.subject,
+                reason: "no coordinator '\(error.subject)' in the graph",
+                suggestion: NameSuggestion.closest(to: error.subject, in: names))
+        case .notStarted:
+            return .notPresented(coordinator: error.subject, presented: (state?.started ?? []).filter(finishable))
+        case .unknownPage, .unreachable, .noProvider, .providesNothing:
+            return mapResolveError(error)
+        }
     }
 
     // MARK: recording

@@ -14,7 +14,7 @@ extension Command {
         discussion: "The daemon detects the payload's format unless --format names it. A file holding only a link\n"
             + "(one line of text, or a JSON string) is routed like 'notifyctl resolve LINK'. With --strict, APNs\n"
             + "and FCM payloads over 4096 bytes are refused, as those services refuse them.",
-        group: .daemon
+        group: .daemon, json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         let input = try Routing.readPayload(invocation.arguments[0], context: context)
         return try Routing.route(input, explain: false, invocation: invocation, context: context)
@@ -27,7 +27,7 @@ extension Command {
         options: [.device, .dryRun, .offline],
         discussion: "With --offline CONFIG no daemon is asked: the decision is the one notifyd would give a device\n"
             + "it has never seen (a cold start), made from the config file.",
-        group: .daemon, synopsis: "resolve [--offline CONFIG] LINK"
+        group: .daemon, synopsis: "resolve [--offline CONFIG] LINK", json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         try Routing.route(.link(invocation.arguments[0]), explain: false, invocation: invocation, context: context)
     }
@@ -40,8 +40,11 @@ extension Command {
         ],
         options: [.device, .dryRun, .format, .strict, .offline],
         discussion: "An argument that starts with a URL scheme (shop://…, https://…) is a link; anything else is\n"
-            + "a payload file. With --offline CONFIG no daemon is asked (a cold start, from the config file).",
-        group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK"
+            + "a payload file. With --offline CONFIG no daemon is asked (a cold start, from the config file).\n"
+            + "When no page is found, the error shows the trace: offline, every candidate and pattern tried; through\n"
+            + "the daemon, the reasons its NoRoute error gives.",
+        group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK",
+        json: "Print the decision object with its trace; when no page is found, the error object with a trace"
     ) { invocation, context throws(NotifyctlError) in
         let argument = invocation.arguments[0]
         let input =
@@ -62,6 +65,12 @@ extension OptionSpec {
     public static let offline = OptionSpec(
         "offline", value: .text(placeholder: "CONFIG"),
         help: "Decide without the daemon, from CONFIG, for a device never seen")
+}
+
+extension Command {
+    /// What `--json` prints for the commands that print one decision.
+    static let decisionJSON =
+        "Print the decision object (id, outcome, page, path, steps, pending, …) instead of the tree"
 }
 
 /// What `send`, `resolve` and `explain` share.
@@ -108,7 +117,12 @@ enum Routing {
         if explain { parameters["explain"] = .bool(true) }
         if method == "Route", let format { parameters["format"] = .string(format) }
         if method == "Route", invocation.isSet(.strict) { parameters["strict"] = .bool(true) }
-        let reply = try context.call(invocation, method, parameters)
+        let reply: JSONObject
+        do throws(NotifyctlError) {
+            reply = try context.call(invocation, method, parameters)
+        } catch {
+            throw explain ? error.explainedOnline() : error
+        }
         try context.printDecisionReply(reply, invocation)
         return .success
     }
@@ -134,5 +148,32 @@ enum Routing {
         } catch {
             throw error.notifyctlError
         }
+    }
+}
+
+extension NotifyctlError {
+    /// The error of a refused `explain`, with `trace` (what was tried and why it was rejected) in place of the lines
+    /// and notes that say less.
+    func explained(by trace: [String]) -> NotifyctlError {
+        var error = self
+        error.trace = trace
+        error.details = []
+        error.notes = []
+        return error
+    }
+
+    /// The error of a refused `explain` through the daemon: the reasons `NoRoute` carries are its trace; a daemon
+    /// that sends none gets a note on how to trace the link without it.
+    func explainedOnline() -> NotifyctlError {
+        guard name == RouterInterface.method("NoRoute") else { return self }
+        if let reasons = parameters["reasons"]?.arrayValue {
+            return explained(by: reasons.map(ReplyText.text))
+        }
+        var error = self
+        error.notes = [
+            "this notifyd sends no reasons with NoRoute; 'notifyctl explain --offline CONFIG LINK' traces the link "
+                + "with the config file"
+        ]
+        return error
     }
 }

@@ -19,11 +19,13 @@ _notifyctl_complete() {
 # Succeeds when option $2 (without dashes) of command $1 takes a value.
 _notifyctl_takes_value() {
     case "$1:$2" in
-        :socket | :device | send:device | send:format | send:offline | send:socket | resolve:device | \
-        resolve:offline | resolve:socket | explain:device | explain:format | explain:offline | \
-        explain:socket | decision:socket | history:device | history:limit | history:socket | \
-        state:socket | finish:socket | monitor:socket | stats:socket | reload:socket | info:socket | \
-        graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
+        :socket | :app | :device | send:device | send:format | send:offline | send:socket | send:app | \
+        resolve:device | resolve:offline | resolve:socket | resolve:app | explain:device | \
+        explain:format | explain:offline | explain:socket | explain:app | decision:socket | \
+        decision:app | history:device | history:limit | history:socket | history:app | state:socket | \
+        state:app | finish:socket | finish:app | monitor:socket | monitor:app | stats:format | \
+        stats:socket | stats:app | reload:socket | reload:app | info:socket | info:app | graph:format | \
+        codegen:output | codegen:o | codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -35,6 +37,7 @@ _notifyctl_option_value() {
         explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
         monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
         send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
+        stats:format) _notifyctl_complete words "$3" "text prometheus" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
         codegen:output | codegen:o) _notifyctl_complete directories "$3" ;;
         codegen:layout) _notifyctl_complete words "$3" "namespaces extensions" ;;
@@ -44,22 +47,22 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
-        resolve) echo "--device --dry-run --offline --socket --json -h --help" ;;
-        explain) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
-        decision) echo "--socket --json -h --help" ;;
-        history) echo "--device --limit --socket --json -h --help" ;;
-        state) echo "--socket --json -h --help" ;;
-        finish) echo "--socket --json -h --help" ;;
-        monitor) echo "--socket --json -h --help" ;;
-        stats) echo "--socket --json -h --help" ;;
-        reload) echo "--socket --json -h --help" ;;
-        info) echo "--socket --json -h --help" ;;
+        send) echo "--device --dry-run --format --strict --offline --socket --app --json -h --help" ;;
+        resolve) echo "--device --dry-run --offline --socket --app --json -h --help" ;;
+        explain) echo "--device --dry-run --format --strict --offline --socket --app --json -h --help" ;;
+        decision) echo "--socket --app --json -h --help" ;;
+        history) echo "--device --limit --socket --app --json -h --help" ;;
+        state) echo "--socket --app --json -h --help" ;;
+        finish) echo "--socket --app --json -h --help" ;;
+        monitor) echo "--socket --app --json -h --help" ;;
+        stats) echo "--format --socket --app --json -h --help" ;;
+        reload) echo "--socket --app --json -h --help" ;;
+        info) echo "--socket --app --json -h --help" ;;
         validate) echo "--json -h --help" ;;
         graph) echo "--format --json -h --help" ;;
         codegen) echo "-o --output --layout --public --json -h --help" ;;
         completion) echo "--json -h --help" ;;
-        *) echo "--socket --json --help --device --dry-run --version" ;;
+        *) echo "--socket --app --json --help --device --dry-run --version" ;;
     esac
 }
 
