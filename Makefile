@@ -12,6 +12,8 @@ CONFIG      ?= config/shop.yaml
 RUN_DIR     ?= $(CURDIR)/.run
 SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
+TOOLS_DIR   ?= $(CURDIR)/.build/tools
+NODE_EXPORTER = $(TOOLS_DIR)/usr/bin/prometheus-node-exporter
 APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip valgrind \
                jq
 PIP_PACKAGES = varlink pytest
@@ -57,9 +59,17 @@ unit-test: deps
 	$(SWIFT) test --skip-build
 
 # The real binaries on temporary sockets, driven by the independent Python varlink client.
-integration-test: deps
+integration-test: deps $(NODE_EXPORTER)
 	$(SWIFT) build
 	python3 -m pytest -q Tests/integration
+
+# Prometheus' node exporter, whose textfile collector reads `notifyctl stats --format prometheus` in an integration
+# test: Debian's binary, unpacked under .build/tools (installing the package would also enable its service).
+$(NODE_EXPORTER):
+	@mkdir -p $(TOOLS_DIR)
+	cd $(TOOLS_DIR) && { apt-get download prometheus-node-exporter >/dev/null 2>&1 \
+	    || { apt-get update -qq && apt-get download prometheus-node-exporter; }; } \
+	    && dpkg-deb -x prometheus-node-exporter_*.deb . && rm -f prometheus-node-exporter_*.deb
 
 # A real systemd as PID 1 in a namespace, with the hardened units and the static binary.
 e2e-test: release
@@ -77,7 +87,8 @@ run: build
 	@echo "notifyd on $(SOCKET) — try: .build/debug/notifyctl --socket $(SOCKET) send examples/payloads/apns-offer.json"
 	.build/debug/notifyd --config $(CONFIG) --socket $(SOCKET) --state-dir $(STATE_DIR) --log-target console
 
-# Static binaries, units, catalog, sysusers entry, example config (kept if present), then the manuals and documents.
+# Static binaries, units (the plain pair, and the template pair notifyd@NAME for several apps, each serving
+# /etc/notifyd/NAME.yaml), catalog, sysusers entry, example config (kept if present), then the manuals and documents.
 # The units name /usr/local/bin/notifyd and /usr/local/share/doc/notifyd: with another PREFIX, edit them to match.
 UNIT_DIR ?= /etc/systemd/system
 install: release install-docs
@@ -85,6 +96,8 @@ install: release install-docs
 	install -D -m 755 .build/release/notifyctl $(DESTDIR)$(PREFIX)/bin/notifyctl
 	install -D -m 644 systemd/notifyd.socket $(DESTDIR)$(UNIT_DIR)/notifyd.socket
 	install -D -m 644 systemd/notifyd.service $(DESTDIR)$(UNIT_DIR)/notifyd.service
+	install -D -m 644 systemd/notifyd@.socket $(DESTDIR)$(UNIT_DIR)/notifyd@.socket
+	install -D -m 644 systemd/notifyd@.service $(DESTDIR)$(UNIT_DIR)/notifyd@.service
 	install -D -m 644 systemd/notifyd.catalog $(DESTDIR)/usr/lib/systemd/catalog/notifyd.catalog
 	install -D -m 644 systemd/notifyd.sysusers $(DESTDIR)/usr/lib/sysusers.d/notifyd.conf
 	[ -e $(DESTDIR)/etc/notifyd/notifyd.yaml ] || install -D -m 644 config/shop.yaml $(DESTDIR)/etc/notifyd/notifyd.yaml

@@ -41,7 +41,8 @@ mkdir -p /run/systemd/system
 for unit in systemd-tmpfiles-setup.service systemd-tmpfiles-setup-dev.service systemd-tmpfiles-clean.timer; do
     ln -s /dev/null "/run/systemd/system/$unit"
 done
-cp "$stage/units/notifyd.socket" "$stage/units/notifyd.service" /run/systemd/system/
+cp "$stage/units/notifyd.socket" "$stage/units/notifyd.service" "$stage/units/notifyd@.socket" \
+    "$stage/units/notifyd@.service" /run/systemd/system/
 mkdir -p /run/systemd/system/notifyd.service.d
 cp "$stage/units/e2e.conf" /run/systemd/system/notifyd.service.d/e2e.conf
 exec /lib/systemd/systemd --system --log-target=kmsg --show-status=false
