@@ -2,9 +2,22 @@
 # Load it into this shell:    source <(notifyctl completion bash)
 # Or install it for all:      notifyctl completion bash > /usr/share/bash-completion/completions/notifyctl
 
-# Completes COMPREPLY from a word list, files or directories (compgen's own matching against $2).
+# Where the apps of the template units notifyd@NAME are found: /run/notifyd/NAME.sock, /etc/notifyd/NAME.yaml.
+_notifyctl_app_dirs="/run/notifyd /etc/notifyd"
+
+# Completes COMPREPLY from a word list, files, directories or apps (compgen's own matching against $2).
 _notifyctl_complete() {
     case "$1" in
+        apps)
+            local dir file names=()
+            for dir in $_notifyctl_app_dirs; do
+                for file in "$dir"/*.sock "$dir"/*.yaml; do
+                    [ -e "$file" ] || continue
+                    file=${file##*/}
+                    [ "${file%.*}" = notifyd ] || names+=("${file%.*}")
+                done
+            done
+            mapfile -t COMPREPLY < <(compgen -W "${names[*]}" -- "$2" | sort -u) ;;
         files)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$2") ;;
@@ -36,6 +49,8 @@ _notifyctl_option_value() {
         :socket | send:offline | send:socket | resolve:offline | resolve:socket | explain:offline | \
         explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
         monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
+        :app | send:app | resolve:app | explain:app | decision:app | history:app | state:app | \
+        finish:app | monitor:app | stats:app | reload:app | info:app) _notifyctl_complete apps "$3" ;;
         send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
         stats:format) _notifyctl_complete words "$3" "text prometheus" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
