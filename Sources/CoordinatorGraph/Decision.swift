@@ -321,8 +321,9 @@ public struct Step: Sendable, Hashable, CustomStringConvertible {
     public var parent: String?
     /// The page's description (`popTo`, `push`, `setRoot`, `display`): `cart.offer(id: "SUMMER")`.
     public var page: String?
-    /// The typed page of ``page``, when known: always for steps the resolver makes; for decoded decisions only when
-    /// a graph was given.
+    /// The typed page of ``page``, when known: always for steps the resolver makes; for decoded decisions when the
+    /// step carried its structured form (`pageId`, `arguments`) or a graph was given. Written beside ``page`` as that
+    /// structured form.
     public var pageValue: Page?
 
     /// A step from its parts; for page steps prefer ``init(_:_:page:)``.
@@ -353,7 +354,8 @@ public struct Step: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
-    /// Steps are equal when their JSON is: ``pageValue`` is derived from ``page`` and not compared.
+    /// Steps are equal when they do the same: ``pageValue`` is the page ``page`` describes and is not compared (a
+    /// page read without a graph has its arguments typed loosely, a UUID as a string).
     public static func == (lhs: Step, rhs: Step) -> Bool {
         lhs.action == rhs.action && lhs.coordinator == rhs.coordinator && lhs.child == rhs.child
             && lhs.parent == rhs.parent && lhs.page == rhs.page

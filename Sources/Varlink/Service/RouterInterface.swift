@@ -51,7 +51,11 @@ public enum RouterInterface {
           # With start and present: the coordinator that starts or presents it.
           parent: ?string,
           # With push, popTo, setRoot and display: the page's description.
-          page: ?string
+          page: ?string,
+          # With page: the page's id, as in Page.
+          pageId: ?string,
+          # With page: the page's arguments, as in Page.
+          arguments: ?object
         )
 
         # A page kept behind a gate until the flow that provides its condition finishes.
