@@ -109,7 +109,9 @@ import Testing
         for step in [
             Step(action, "cart"), Step(action, "a \"quoted\" coordinator\n", parent: "main"),
             Step(action, "main", child: "cart"), Step(action, "cart", page: #"cart.offer(id: "A")"#),
-            Step(action, "catalog", page: S.p("catalog.filters", ["slug": .string("a \"b\"\n"), "sort": .enumCase("rating")])),
+            Step(
+                action, "catalog",
+                page: S.p("catalog.filters", ["slug": .string("a \"b\"\n"), "sort": .enumCase("rating")])),
             Step(action, "account", page: S.p("account.order", ["id": .int(-7)])),
         ] {
             var out = ByteWriter()
