@@ -129,9 +129,10 @@ def shop_daemon(workdir):
     d.stop()
 
 
-def tour(socket):
-    """The tour's decisions, as notifyctl --json prints them."""
-    return [json.loads(notifyctl("--socket", socket, "--json", *command).stdout) for command in TOUR]
+def tour(socket, device="ipad-7"):
+    """The tour's decisions, as notifyctl --json prints them; `device` for ipad-7."""
+    commands = [[device if word == "ipad-7" else word for word in command] for command in TOUR]
+    return [json.loads(notifyctl("--socket", socket, "--json", *command).stdout) for command in commands]
 
 
 def test_the_app_applies_the_steps_notifyctl_prints_for_every_decision_of_the_shop_tour(shop_driver, shop_daemon):
@@ -224,40 +225,47 @@ def wait_for_monitor(d):
         time.sleep(0.01)
 
 
-def test_the_example_app_follows_the_tour_through_notifyctl_monitor(shop_daemon, tmp_path_factory):
+def documented_run():
+    """docs/codegen.md's commands for the example app (the `notifyctl` lines) and the output it shows for them."""
+    with open(os.path.join(ROOT, "docs", "codegen.md")) as f:
+        text = f.read()
+    section = text[text.index("### An app that follows the daemon"):]
+    blocks = re.findall(r"```(\w*)\n(.*?)```", section, re.S)
+    commands = next(body for language, body in blocks if language == "sh" and body.startswith("notifyctl "))
+    shown = section[section.index("<!-- checked by Tests/integration/test_codegen_decisions.py -->"):]
+    output = re.search(r"```\n(.*?)```", shown, re.S).group(1)
+    return [line.split()[1:] for line in commands.splitlines()], output.splitlines()
+
+
+def test_the_example_app_follows_the_daemon_through_notifyctl_monitor_as_documented(shop_daemon, tmp_path_factory):
     directory = str(tmp_path_factory.mktemp("shop-app"))
     build = subprocess.run(["bash", os.path.join(ROOT, "examples", "shop-app", "build.sh"), directory],
                            capture_output=True, text=True, timeout=900,
                            env=dict(os.environ, NOTIFYCTL=NOTIFYCTL, SWIFTC=SWIFTC))
     assert build.returncode == 0, build.stderr
-    app = os.path.join(directory, "shop-app")
+    commands, shown = documented_run()
     output = os.path.join(directory, "app.out")
     with open(output, "w") as out:
         monitor = subprocess.Popen([NOTIFYCTL, "--socket", shop_daemon.socket, "--json", "monitor"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        follower = subprocess.Popen([app], stdin=monitor.stdout, stdout=out, stderr=subprocess.STDOUT)
+        follower = subprocess.Popen([os.path.join(directory, "shop-app")], stdin=monitor.stdout, stdout=out,
+                                    stderr=subprocess.STDOUT, cwd=ROOT)
         monitor.stdout.close()
         try:
             wait_for_monitor(shop_daemon)
-            decisions = tour(shop_daemon.socket)
+            for command in commands:
+                notifyctl("--socket", shop_daemon.socket, *command)
+            rest = tour(shop_daemon.socket, device="ipad-9")
         finally:
             monitor.terminate()
             monitor.wait(20)
             follower.wait(20)
     with open(output) as f:
         lines = f.read().splitlines()
+    assert lines[:len(shown)] == shown, "docs/codegen.md no longer shows what the example app prints"
+    # The rest of the tour: one header per decision, then what the coordinators did.
     starts = [i for i, line in enumerate(lines) if not line.startswith("  ")]
-    assert [lines[i] for i in starts] == [
-        f"{d['outcome']} {d['page']['description']}" + (f" on {d['device']}" if d["device"] else "") for d in decisions]
-    assert lines[:starts[1]] == [
-        'routed cart.offer(id: "SUMMER") on ipad-7',
-        "  app: comes to the front",
-        "  app: starts main",
-        "  main: selects the tab cart",
-        "  main: starts cart",
-        "  cart: shows the cart, alone on its stack",
-        "  cart: shows the offer SUMMER",
-    ]
-    assert "  account.order(id: 42) waits until login provides session" in lines
-    assert "  login: is dismissed" in lines
+    assert [lines[i] for i in starts][len(commands):] == [
+        f"{d['outcome']} {d['page']['description']}" + (f" on {d['device']}" if d["device"] else "") for d in rest]
     assert "  cart: pushes the checkout" in lines
+    assert "  membership: is dismissed" in lines
