@@ -101,7 +101,7 @@ struct CodegenDecisionTests {
             ),
             (
                 try edited(#""outcome":"routed""#, #""outcome":"teleported""#),
-                "$.outcome: unknown outcome 'teleported'; this code knows routed, gated, fallback, resumed, opened, silent"
+                "$.outcome: unknown outcome 'teleported' (this code knows routed, gated, fallback, resumed, opened, silent); notifyd is newer"
             ),
             (try edited(#""action":"setRoot""#, #""action":"replace""#), "$.steps[4].action: unknown action 'replace'"),
             (

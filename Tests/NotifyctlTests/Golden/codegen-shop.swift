@@ -674,6 +674,7 @@ enum NotifydDecisionError: Swift.Error, Hashable, Sendable, CustomStringConverti
     /// `path: what is wrong`, and what to do about it.
     var description: String {
         let newer = "notifyd runs a config newer than the one this code was generated from: generate it again"
+        let newerDaemon = "notifyd is newer than the notifyctl that generated this code: generate it again"
         switch self {
         case .unknownPage(let id, let path):
             return "\(path): unknown page '\(id)'; \(newer)"
@@ -683,10 +684,10 @@ enum NotifydDecisionError: Swift.Error, Hashable, Sendable, CustomStringConverti
             return "\(path): unknown coordinator '\(name)'; \(newer)"
         case .unknownOutcome(let outcome, let path):
             let known = NotifydDecision.Outcome.allCases.map(\.rawValue).joined(separator: ", ")
-            return "\(path): unknown outcome '\(outcome)'; this code knows \(known)"
+            return "\(path): unknown outcome '\(outcome)' (this code knows \(known)); \(newerDaemon)"
         case .unknownAction(let action, let path):
-            return "\(path): unknown action '\(action)'; this code knows start, activate, selectTab, present, "
-                + "dismiss, popTo, push, setRoot and display"
+            return "\(path): unknown action '\(action)' (this code knows start, activate, selectTab, present, "
+                + "dismiss, popTo, push, setRoot and display); \(newerDaemon)"
         case .pageWithoutID(let description, let path):
             return "\(path): the step's page '\(description)' comes without its 'pageId' and 'arguments': "
                 + "the decision was made by a notifyd older than this code"
