@@ -9,19 +9,40 @@ extension Matcher {
     public func link(for page: Page) -> String? {
         guard let indices = table.routesByPage[page.id], let first = indices.first else { return nil }
         guard let page = normalize(page, routes[first].declaration) else { return nil }
+        let origin = canonicalOrigin
         for index in indices {
             guard let path = pathAndQuery(for: page, routes[index]) else { continue }
-            let link: String
-            if let scheme = policy.schemes.first {
-                link = scheme + "://" + path.dropFirst()
-            } else if let host = policy.canonicalHost {
-                link = "https://" + host + path
-            } else {
-                link = path
-            }
+            let link = origin.link(path)
             if self.match(link).page == page { return link }
         }
         return nil
+    }
+
+    /// Where canonical links start: the first custom scheme, else the first host that is not a wildcard, else
+    /// nothing (a bare path).
+    public var canonicalOrigin: Link.Origin {
+        if let scheme = policy.schemes.first { return .scheme(scheme) }
+        if let host = policy.canonicalHost { return .host(host) }
+        return .path
+    }
+
+    /// The link of `page` through each of its patterns that can carry its arguments, in declaration order, written
+    /// for `origin` (``canonicalOrigin`` when `nil`); a link is left out when another pattern's is the same.
+    ///
+    /// Unlike ``link(for:)`` a link is kept when it opens another page (a pattern shadowed by a literal route):
+    /// it is still a link that may arrive, which is what a corpus of links (`notifyctl diff`) wants.
+    public func links(for page: Page, origin: Link.Origin? = nil) -> [String] {
+        guard let indices = table.routesByPage[page.id], let first = indices.first,
+            let page = normalize(page, routes[first].declaration)
+        else { return [] }
+        let origin = origin ?? canonicalOrigin
+        var links: [String] = []
+        for index in indices {
+            guard let path = pathAndQuery(for: page, routes[index]) else { continue }
+            let link = origin.link(path)
+            if !links.contains(link) { links.append(link) }
+        }
+        return links
     }
 
     /// The page with arguments in declaration order, defaults filled in; `nil` when a label has no value.
@@ -60,5 +81,17 @@ extension Matcher {
             separator = "&"
         }
         return path
+    }
+}
+
+extension Link.Origin {
+    /// The link of `path` (which starts with `/`) from this origin: `shop://offers/SUMMER`,
+    /// `https://shop.example.com/offers/SUMMER` or the bare `/offers/SUMMER`.
+    public func link(_ path: String) -> String {
+        switch self {
+        case .scheme(let scheme): return scheme + "://" + path.dropFirst()
+        case .host(let host): return "https://" + host + path
+        case .path: return path
+        }
     }
 }
