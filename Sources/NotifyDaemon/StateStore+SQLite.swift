@@ -12,6 +12,7 @@ struct StoreStatements {
     let setFirstDecision: SQLiteStatement
     /// Per history table (``StoreSchema/segment(_:)``).
     let insertDecision, selectDecision, selectRecent, selectDecisionAt, clearSegment: [SQLiteStatement]
+    let selectReplayPage, selectReplayAt: [SQLiteStatement]
     let countDevices, countPending: SQLiteStatement
 
     init(_ c: SQLiteConnection) throws(StoreError) {
@@ -37,6 +38,8 @@ struct StoreStatements {
         selectRecent = try each(StoreSchema.selectRecent)
         selectDecisionAt = try each(StoreSchema.selectDecisionAt)
         clearSegment = try each(StoreSchema.clearSegment)
+        selectReplayPage = try each(StoreSchema.selectReplayPage)
+        selectReplayAt = try each(StoreSchema.selectReplayAt)
         countDevices = try c.prepare(StoreSchema.countDevices)
         countPending = try c.prepare(StoreSchema.countPending)
     }

@@ -28,6 +28,9 @@ enum StoreSchema {
         // Version 3. The history rotates through tables of its own (see ``HistorySegments``): the oldest decisions
         // leave it by whole tables, emptied at once, not row by row.
         historySegmentsMigration,
+        // Version 4. Each decision keeps the state its device started from, so that `notifyctl replay` can route it
+        // again as the device stood then (``StoreWrite/StateBefore``); the rows stored before keep NULL there.
+        stateBeforeMigration,
     ]
 
     /// The tables the decision history rotates through (part of migration 3: never changed).
@@ -51,15 +54,25 @@ enum StoreSchema {
 
             """
         for k in 1..<historySegmentCount { sql += "CREATE TABLE \(segment(k)) \(historyTableColumns);\n" }
-        sql += "CREATE VIEW decisions AS\n"
-        sql += (0..<historySegmentCount).map { k in
-            "    SELECT rowid AS seq, \(historyColumns) FROM \(segment(k)) "
-                + "WHERE rowid >= (SELECT first_seq FROM history_bounds)"
-        }.joined(separator: "\n    UNION ALL\n")
-        return sql + ";\n"
+        return sql + decisionsView(historyColumns)
     }
 
     private static let historyColumns = "id, device, created_ms, outcome, page, decision"
+
+    /// Version 4: `state_before` in every history table (adding a column rewrites no row), and the view with it.
+    private static var stateBeforeMigration: String {
+        var sql = ""
+        for k in 0..<historySegmentCount { sql += "ALTER TABLE \(segment(k)) ADD COLUMN state_before TEXT;\n" }
+        return sql + "DROP VIEW decisions;\n" + decisionsView(historyColumns + ", state_before")
+    }
+
+    /// `CREATE VIEW decisions`: `columns` of the decisions in the history, with their sequence numbers, for `sqlite3`.
+    private static func decisionsView(_ columns: String) -> String {
+        let selects = (0..<historySegmentCount).map { k in
+            "    SELECT rowid AS seq, \(columns) FROM \(segment(k)) WHERE rowid >= (SELECT first_seq FROM history_bounds)"
+        }
+        return "CREATE VIEW decisions AS\n" + selects.joined(separator: "\n    UNION ALL\n") + ";\n"
+    }
 
     /// The columns of a history table, as version 1 declared them (its text unchanged).
     private static let historyTableColumns = """
@@ -115,9 +128,20 @@ enum StoreSchema {
     // Statements on history table `k`; a decision's sequence number is its rowid there.
     static func insertDecision(_ k: Int) -> String {
         """
-        INSERT INTO \(segment(k)) (id, device, created_ms, outcome, page, decision, rowid)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (id) DO NOTHING
+        INSERT INTO \(segment(k)) (id, device, created_ms, outcome, page, decision, rowid, state_before)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (id) DO NOTHING
         """
+    }
+    /// The history for replay, newest first: rows from sequence number `?1` up to below `?2`, at most `?3`.
+    static func selectReplayPage(_ k: Int) -> String {
+        """
+        SELECT rowid, decision, state_before, created_ms FROM \(segment(k))
+        WHERE rowid >= ?1 AND rowid < ?2 ORDER BY rowid DESC LIMIT ?3
+        """
+    }
+    /// One decision for replay, by sequence number.
+    static func selectReplayAt(_ k: Int) -> String {
+        "SELECT rowid, decision, state_before, created_ms FROM \(segment(k)) WHERE rowid = ?1"
     }
     static func selectDecision(_ k: Int) -> String { "SELECT rowid, decision FROM \(segment(k)) WHERE id = ?1" }
     static func selectRecent(_ k: Int) -> String {

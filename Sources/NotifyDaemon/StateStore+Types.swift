@@ -12,12 +12,26 @@ public enum StoreWrite: Sendable {
     /// daemon's event loop hands the state over and goes on); otherwise as ``stateText(device:text:pendingExpiresMs:updatedMs:)``.
     case stateValue(device: String, value: any JSONWritable, pendingExpiresMs: Int64?, updatedMs: Int64)
     /// Records a routing decision in the history (docs/design.md §3), its page's description in the `page` column
-    /// (written by the thread that commits). A decision whose id is already stored is ignored: a recorded decision is
-    /// never rewritten.
-    case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: Page?, decision: JSONText)
+    /// and the state its device started from in `state_before` (both written by the thread that commits). A decision
+    /// whose id is already stored is ignored: a recorded decision is never rewritten.
+    case decision(
+        id: String, device: String?, createdMs: Int64, outcome: String, page: Page?, decision: JSONText,
+        stateBefore: StateBefore = .notRecorded)
     /// Deletes a device's navigation state and pending link; its past decisions stay in the
     /// bounded history.
     case forget(device: String)
+
+    /// The state a decision's device started from, kept with the decision so that `notifyctl replay` can route it
+    /// again as the device stood then (`ListHistory`).
+    public enum StateBefore: Sendable {
+        /// The device's state, written as JSON by the thread that commits (`state_before`).
+        case state(any JSONWritable)
+        /// No state: a device never seen, or no device named; the decision was a cold start (`null`).
+        case coldStart
+        /// Not recorded (SQL NULL): resumed decisions, which replay leaves out, and decisions stored before version 4
+        /// of the schema.
+        case notRecorded
+    }
 
     /// Replaces a device's navigation state with `state` (a DeviceState JSON object); `nil` deletes it.
     /// The pending expiry is read from `state.pending.expiresAt` (RFC 3339; unreadable means never).

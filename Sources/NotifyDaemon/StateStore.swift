@@ -50,8 +50,9 @@ public final class StateStore {
     /// The most decisions kept; older ones are pruned in the transaction that adds new ones.
     public let historyLimit: Int
 
-    private let connection: SQLiteConnection
-    private let statements: StoreStatements
+    // Internal, not private, for the history's reading for replay (StateStore+Replay.swift).
+    let connection: SQLiteConnection
+    let statements: StoreStatements
     /// The state directory, open and locked (`flock`) for as long as the store is.
     private let directoryLock: Int32
     private var checkpointer: StoreCheckpointer?
@@ -60,9 +61,9 @@ public final class StateStore {
     /// Called for a checkpoint that failed (on the checkpointer's thread, or the committing one).
     private var onCheckpointFailure: (@Sendable (StoreError) -> Void)?
     /// The tables of the history and the decisions in it.
-    private var history: HistorySegments
+    private(set) var history: HistorySegments
     /// Each device's decisions in the history, as sequence numbers, oldest first.
-    private var historyByDevice: [String: [Int64]] = [:]
+    private(set) var historyByDevice: [String: [Int64]] = [:]
     /// The decisions in the history that name a device, oldest first from `historyHead`: the order they leave it in.
     private var historyOrder: [(seq: Int64, device: String)] = []
     private var historyHead = 0
@@ -75,6 +76,8 @@ public final class StateStore {
     private var pageDescription = ByteWriter(capacity: 128)
     /// The text of the state being stored, written here for each state (no buffer allocated per state).
     private var stateText = ByteWriter(capacity: 512)
+    /// The text of the state a decision being stored started from.
+    private var stateBeforeText = ByteWriter(capacity: 512)
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -474,7 +477,7 @@ public final class StateStore {
             try connection.bind(s, 1, device)
             _ = try connection.step(s, "delete the state of device \(device)")
             try deletePending(device)
-        case .decision(let id, let device, let createdMs, let outcome, let page, let decision):
+        case .decision(let id, let device, let createdMs, let outcome, let page, let decision, let stateBefore):
             // Greater than every id stored (as each of a daemon's ids is), it cannot be stored already.
             let greatest = history.greatestID.map { HistorySegments.precedes($0, id) } ?? true
             if !greatest, try isStoredAlready(id) { return nil }
@@ -484,8 +487,15 @@ public final class StateStore {
             defer { connection.reset(s) }
             pageDescription.truncate(to: 0)
             page?.writeDescription(into: &pageDescription)
+            stateBeforeText.truncate(to: 0)
+            switch stateBefore {
+            case .state(let state): state.writeJSON(into: &stateBeforeText)
+            case .coldStart: JSON.writeRaw("null", into: &stateBeforeText)
+            case .notRecorded: break
+            }
             connection.reserveScratch(
-                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + pageDescription.count)
+                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + pageDescription.count
+                    + stateBeforeText.count)
             try connection.bindInScratch(s, 1, id)
             try connection.bindInScratch(s, 2, device)
             try connection.bind(s, 3, createdMs)
@@ -494,6 +504,11 @@ public final class StateStore {
                 try connection.bindInScratch(s, 5, nil)
             } else {
                 try connection.bindInScratch(s, 5, pageDescription)
+            }
+            if case .notRecorded = stateBefore {
+                try connection.bindInScratch(s, 8, nil)
+            } else {
+                try connection.bindInScratch(s, 8, stateBeforeText)
             }
             let seq = history.next
             try connection.bind(s, 7, seq)

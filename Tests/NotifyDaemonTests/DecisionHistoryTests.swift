@@ -153,7 +153,7 @@ import Testing
                     + values.joined(separator: ", ") + "; PRAGMA user_version=2", "fill version 2")
         }
         let store = try StateStore(directory: dir.path, historyLimit: 8)
-        #expect(try store.schemaVersion() == 3)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
         #expect(try listed(store) == ["v5", "v4", "v3", "v2", "v1", "v0"])
         #expect(try listed(store, device: "ipad") == ["v4", "v2", "v0"])
         try self.store(["w1", "w2", "w3"], into: store)

@@ -89,7 +89,7 @@ import Testing
         #expect(decision.page.id.description == "cart.checkout")
         #expect(decision.outcome == .gated)
         #expect(decision.device == nil)
-        #expect(decision.source == nil)
+        #expect(decision.source == DecisionSource(format: "link", field: "link", link: "shop://cart/checkout"))
         #expect(decision.createdAt == Fixtures.now)
         #expect(decision.id == "00000000-0000-4000-8000-000000000001")
     }

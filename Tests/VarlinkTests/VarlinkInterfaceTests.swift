@@ -7,11 +7,14 @@ import Testing
         let interface = try VarlinkInterface.parse(RouterInterface.idl)
         #expect(interface.name == "io.notifyd.Router")
         #expect(interface.doc.hasPrefix("Routing of push notifications"))
-        #expect(interface.types.map(\.name) == ["Page", "Source", "Step", "Pending", "Decision", "DeviceState"])
+        #expect(
+            interface.types.map(\.name) == [
+                "Page", "Source", "Step", "Pending", "Decision", "DeviceState", "HistoryEntry",
+            ])
         #expect(
             interface.methods.map(\.name) == [
                 "Route", "Resolve", "FlowFinished", "GetState", "SetState", "ForgetDevice", "GetDecision",
-                "ListDecisions", "Monitor", "GetGraph", "GetStats", "Reload",
+                "ListDecisions", "ListHistory", "Monitor", "GetGraph", "GetStats", "Reload",
             ])
         #expect(
             interface.errors.map(\.name) == [

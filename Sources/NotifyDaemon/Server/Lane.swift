@@ -304,7 +304,6 @@ final class LaneHandler: CallHandler {
         let explain = parameters.explain
         let target: RoutingTarget
         let format: PayloadFormat
-        let link: String?
         var warnings: [String]?
         var trace: [String]
         if isRoute {
@@ -315,7 +314,6 @@ final class LaneHandler: CallHandler {
             else { return false }
             target = found
             format = reading.format
-            link = nil  // journaled from the decision's source
             trace = explain ? reading.warnings.map { "warning: \($0)" } + found.trace : found.trace
             if !reading.warnings.isEmpty { warnings = reading.warnings.map(\.description) }
         } else {
@@ -324,9 +322,8 @@ final class LaneHandler: CallHandler {
             guard case .success(let found) = config.graph.target(for: [candidate], explain: explain) else {
                 return false
             }
-            target = RoutingTarget(page: found.page, outcome: found.outcome, source: nil, trace: found.trace)
+            target = found  // its source names the link, as the main loop's Resolve decisions do
             format = .link
-            link = resolved
             trace = found.trace
         }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
@@ -345,7 +342,8 @@ final class LaneHandler: CallHandler {
         let (id, outcome) = (decision.decisionID, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,
-            details: DecisionJournalDetails(decision: decision, link: link, dryRun: true, peerUID: connection.peer.uid))
+            // The link is journaled from the decision's source.
+            details: DecisionJournalDetails(decision: decision, link: nil, dryRun: true, peerUID: connection.peer.uid))
         writer.withBytes { text in
             ledger.record(
                 lane: lane, id: id, text: text, outcome: outcome, format: format,

@@ -142,8 +142,8 @@ extension RouterService {
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
         switch config.graph.target(for: [candidate], explain: explain) {
         case .success(let target):
-            let routed = RoutingTarget(page: target.page, outcome: target.outcome, source: nil, trace: target.trace)
-            return try decide(routed, link: link, trace: target.trace, parameters: p, connection: connection)
+            // The source names the link (format and field `link`): stored with the decision, it can be replayed.
+            return try decide(target, link: nil, trace: target.trace, parameters: p, connection: connection)
         case .failure(let error):
             throw noRoute(error, device: p.device, connection: connection)
         }
@@ -203,7 +203,9 @@ extension RouterService {
             return .dryRunWritten
         }
         let text = decision.jsonText(reusing: &decisionWriter, timestamps: &timestampTexts)
-        record(decision, text: text, link: link, peerUID: connection.peer.uid)
+        record(
+            decision, text: text, link: link, peerUID: connection.peer.uid,
+            stateBefore: state.map(StoreWrite.StateBefore.state) ?? .coldStart)
         if let device, let next { saveState(next, for: device, now: now) }
         return .decision(text, durable: true)
     }
@@ -275,13 +277,16 @@ extension RouterService {
 
     // MARK: recording
 
-    /// Keeps a decision that is not a dry run: with a store, it joins the batch's commit and is counted and
-    /// journaled once the commit succeeded; without one, at once.
-    func record(_ decision: consuming Decision, text: JSONText, link: String?, peerUID: UInt32) {
+    /// Keeps a decision that is not a dry run: with a store, it joins the batch's commit, with the state its device
+    /// started from, and is counted and journaled once the commit succeeded; without one, at once.
+    func record(
+        _ decision: consuming Decision, text: JSONText, link: String?, peerUID: UInt32,
+        stateBefore: StoreWrite.StateBefore = .notRecorded
+    ) {
         writes.append(
             .decision(
                 id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
-                outcome: decision.outcome.rawValue, page: decision.page, decision: text))
+                outcome: decision.outcome.rawValue, page: decision.page, decision: text, stateBefore: stateBefore))
         let (id, device) = (decision.decisionID, decision.device)
         // The decision moves into the journal's details: the journal thread renders it later.
         let details = DecisionJournalDetails(

@@ -97,6 +97,42 @@ extension RouterService {
         return ["decisions": .array(decisions)]
     }
 
+    /// A page of the stored history for replay (`ListHistory`), newest first: each decision with the state its
+    /// device started from. Dry runs are never stored; without a store nothing is, and the page is empty.
+    func listHistory(
+        device: String?, since: String?, before: Int?, limit: Int?
+    ) throws(VarlinkError) -> JSONObject {
+        var sinceMs: Int64?
+        if let since {
+            guard let time = Timestamp(rfc3339: since) else {
+                throw VarlinkError.invalidName(
+                    parameter: "since", value: since,
+                    reason: "'\(since)' is not an RFC 3339 time such as 2026-12-01T08:00:00Z", suggestion: nil)
+            }
+            sinceMs = time.millisecondsSince1970
+        }
+        guard let store else { return ["entries": [], "next": .null] }
+        waitForStore()
+        let page: (entries: [StoredHistoryEntry], next: Int64?)
+        do {
+            page = try store.replayPage(
+                device: device, before: before.map(Int64.init), sinceMs: sinceMs,
+                limit: min(max(limit ?? 100, 0), 1000))
+        } catch {
+            throw VarlinkError.stateUnreadable(reason: "the decision history could not be read: \(error)")
+        }
+        let entries: [JSON] = page.entries.map { entry in
+            let startedFrom: JSON
+            switch entry.stateBefore {
+            case .none: startedFrom = "unknown"
+            case .some(.null): startedFrom = "coldStart"
+            case .some: startedFrom = "state"
+            }
+            return ["decision": entry.decision, "startedFrom": startedFrom, "state": entry.stateBefore ?? .null]
+        }
+        return ["entries": .array(entries), "next": page.next.map { .int(Int($0)) } ?? .null]
+    }
+
     /// The decisions kept in memory, this loop's and the lanes', newest first: each loop's ids grow in the order
     /// it made them, and ids of one millisecond sort by their loop's counter.
     func keptNewestFirst() -> [RecentDecisions.Entry] {

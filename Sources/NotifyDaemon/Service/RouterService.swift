@@ -501,6 +501,11 @@ final class RouterService: CallHandler {
         case "ListDecisions":
             collectLaneReports?()
             return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
+        case "ListHistory":
+            return .reply(
+                try listHistory(
+                    device: p["device"]?.stringValue, since: p["since"]?.stringValue, before: p["before"]?.intValue,
+                    limit: p["limit"]?.intValue))
         case "Monitor":
             guard call.more else { throw VarlinkError.expectedMore }
             // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.

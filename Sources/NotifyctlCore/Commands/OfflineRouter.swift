@@ -3,7 +3,8 @@ import DeepLink
 import JSON
 import Varlink
 
-/// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start).
+/// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start), or one in a
+/// given state (``replay(_:link:state:id:now:)``).
 ///
 /// The same pipeline as the daemon: the payload is read with the graph's link keys and categories, the page is
 /// chosen with ``Graph/target(for:explain:)``, and it is resolved with no device state. Failures are the error
@@ -47,16 +48,27 @@ public struct OfflineRouter: Sendable {
         return (decision, reading.warnings)
     }
 
-    /// The decision for a link, as `Resolve` gives it (no source).
+    /// The decision for a link, as `Resolve` gives it (its source the `link` parameter).
     public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision
     {
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
-        return try decide([candidate], reportSource: false, explain: explain, traceStart: [], id: id, now: now)
+        return try decide([candidate], reportSource: true, explain: explain, traceStart: [], id: id, now: now)
+    }
+
+    /// The decision for the link of a stored decision's `source` (its format and field kept), for a device that
+    /// stood in `state` (`nil`: never seen) at `now`: what `notifyctl replay` compares with the decision stored.
+    public func replay(
+        _ source: DecisionSource, link: String, state: DeviceState?, id: String, now: Timestamp
+    ) throws(OfflineRouteError) -> Decision {
+        let format = PayloadFormat(rawValue: source.format) ?? .link
+        let candidate = LinkCandidate(format: format, field: source.field, target: .link(link))
+        return try decide(
+            [candidate], reportSource: true, explain: false, traceStart: [], id: id, now: now, state: state)
     }
 
     func decide(
         _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, traceStart: [String], id: String,
-        now: Timestamp
+        now: Timestamp, state: DeviceState? = nil
     ) throws(OfflineRouteError) -> Decision {
         let target: RoutingTarget
         switch graph.target(for: candidates, explain: explain) {
@@ -69,7 +81,7 @@ public struct OfflineRouter: Sendable {
         let resolution: Resolution
         do throws(ResolveError) {
             resolution = try resolver.resolve(
-                target.page, state: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
         } catch {
             // As the daemon answers: the page or its path does not fit the graph.
             throw OfflineRouteError(.unknownPage(error.subject), reasons: [error.message])

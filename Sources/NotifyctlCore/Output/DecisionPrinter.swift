@@ -31,9 +31,7 @@ public struct DecisionPrinter: Sendable {
     public func render(_ decision: Decision) -> String {
         var tree = TreeText(header: outcome(decision.outcome) + "  " + style.bold(clean(decision.page.description)))
         if let source = decision.source {
-            var parts = [source.format, source.field]
-            if let link = source.link { parts.append(link) }
-            tree.add("source", clean(parts.joined(separator: " · ")))
+            tree.add("source", clean(([origin(source)] + (source.link.map { [$0] } ?? [])).joined(separator: " · ")))
         }
         tree.add("path", path(decision.path))
         if decision.steps.isEmpty {
@@ -119,6 +117,11 @@ public struct DecisionPrinter: Sendable {
         case .routed, .resumed: return style.good(outcome.rawValue)
         case .gated, .fallback: return style.caution(outcome.rawValue)
         }
+    }
+
+    /// The format and field a source's link came from, `apns · deeplink`; `link` alone for `Resolve`'s link.
+    func origin(_ source: DecisionSource) -> String {
+        source.field == source.format ? source.format : source.format + " · " + source.field
     }
 
     func path(_ path: [String]) -> String {

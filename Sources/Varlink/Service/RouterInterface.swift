@@ -30,7 +30,8 @@ public enum RouterInterface {
 
         # Where in the payload the link was found.
         type Source (
-          # The payload format: apns, fcm, fcm-legacy, ntfy, gotify or link.
+          # The payload format: apns, fcm, fcm-legacy, ntfy, gotify or link (Resolve's
+          # link, its field "link").
           format: string,
           # The payload key the link or category was read from, e.g. "deeplink".
           field: string,
@@ -80,7 +81,7 @@ public enum RouterInterface {
           # first and the page is pending; fallback: no pattern matched and the app's
           # fallback page is used; resumed: a pending page continued after its gate.
           outcome: (routed, gated, fallback, resumed),
-          # Where the link came from; null for Resolve and for resumed decisions.
+          # Where the link came from; null for resumed decisions.
           source: ?Source,
           # The page the decision leads to.
           page: Page,
@@ -148,6 +149,27 @@ public enum RouterInterface {
 
         # Returns the latest decisions, newest first, for one device or all of them.
         method ListDecisions(device: ?string, limit: ?int) -> (decisions: []Decision)
+
+        # One stored decision, with what routing it again needs (notifyctl replay).
+        type HistoryEntry (
+          # The decision as it was made and stored; its source names the link.
+          decision: Decision,
+          # How the device stood when the decision was made. state: as state holds;
+          # coldStart: it had no state (a device never seen, or none named); unknown:
+          # not recorded (decisions an older notifyd stored, and resumed decisions).
+          startedFrom: (state, coldStart, unknown),
+          # With startedFrom state: the device's state the decision started from.
+          state: ?DeviceState
+        )
+
+        # Pages through the stored history, newest first, with the state each decision
+        # started from: what notifyctl replay routes again with a candidate config.
+        # Only stored decisions: dry runs are never stored, and without a state
+        # directory nothing is. device keeps one device's decisions; since (RFC 3339)
+        # leaves out those made before it; before continues a listing from the previous
+        # reply's next. At most limit entries (100 unless told, 1000 at most); next is
+        # null once nothing older is left.
+        method ListHistory(device: ?string, since: ?string, before: ?int, limit: ?int) -> (entries: []HistoryEntry, next: ?int)
 
         # Streams every new decision as it is made; requires the more flag. A oneway
         # Monitor gets nothing and is not registered. The stream ends only with the
