@@ -32,8 +32,8 @@ public enum Notifyctl {
     /// To add a command, declare it as `static let name = Command(...)` in its own `Commands+Name.swift` and list
     /// it here.
     public static let commands: [Command] = [
-        .send, .resolve, .explain, .decision, .history, .state, .finish, .monitor, .stats, .reload, .info,
-        .validate, .graph, .codegen, .completion,
+        .send, .resolve, .explain, .decision, .history, .replay, .state, .finish, .monitor, .stats, .reload, .info,
+        .validate, .diff, .graph, .codegen, .completion,
     ]
 
     /// Parses `arguments` (without the program name), runs the command and returns the exit status.

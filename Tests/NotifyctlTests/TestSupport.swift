@@ -36,6 +36,8 @@ final class FakeRouter: RouterConnection, RouterConnector {
 
     /// The reply (or error) for each method, by member name (`Route`) or qualified name.
     var replies: [String: Result<JSONObject, VarlinkClientError>] = [:]
+    /// Replies given one per call, in order, by member name, before ``replies``.
+    var queued: [String: [JSONObject]] = [:]
     /// The replies a streamed call gets, in order.
     var streamed: [JSONObject] = []
     /// When set, connecting fails with it.
@@ -52,6 +54,10 @@ final class FakeRouter: RouterConnection, RouterConnector {
     func call(_ method: String, parameters: JSONObject) throws(VarlinkClientError) -> JSONObject {
         calls.append(Call(method: method, parameters: parameters, streaming: false))
         let member = String(method.split(separator: ".").last ?? "")
+        if let next = queued[member]?.first {
+            queued[member]?.removeFirst()
+            return next
+        }
         guard let result = replies[method] ?? replies[member] else {
             throw .reply(.methodNotFound(method))
         }

@@ -49,15 +49,20 @@ public struct Command: Sendable {
     public let synopsis: String
     /// What `--json` prints for this command, as its help shows it.
     public let jsonHelp: String
+    /// The command's exit statuses, as its help shows them, when they are not the usual three.
+    public let exitHelp: String?
     /// The command's behaviour.
     public let body: Body
 
-    /// A command from its parts; `json` says what `--json` prints.
+    /// A command from its parts; `json` says what `--json` prints, `exits` what its exit statuses mean when they
+    /// are not the usual ones.
     public init(
         name: String, summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        discussion: String = "", group: Group, synopsis: String? = nil, json: String, body: @escaping Body
+        discussion: String = "", group: Group, synopsis: String? = nil, json: String, exits: String? = nil,
+        body: @escaping Body
     ) {
         self.jsonHelp = json
+        self.exitHelp = exits
         self.name = name
         self.summary = summary
         self.arguments = arguments

@@ -42,7 +42,7 @@ public struct HelpPrinter: Sendable {
         }
         out += "\nOptions:\n"
         out += Self.optionLines(command.acceptedOptions)
-        out += Self.exitStatuses
+        out += command.exitHelp.map { "\nExit status: \($0).\n" } ?? Self.exitStatuses
         return out
     }
 

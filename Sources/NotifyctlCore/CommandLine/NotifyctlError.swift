@@ -43,6 +43,8 @@ public struct NotifyctlError: Error, Sendable, Hashable {
     public var trace: [String]?
     /// True when the error is the daemon's (or the one it would send, offline): its name follows the message.
     public let isReply: Bool
+    /// The exit status a command chose instead of the kind's (``ending(with:)``).
+    var chosenStatus: ExitStatus?
 
     /// An error from its parts.
     public init(
@@ -75,8 +77,17 @@ public struct NotifyctlError: Error, Sendable, Hashable {
             kind: .failure, name: name, parameters: parameters, message: message, details: details, notes: notes)
     }
 
+    /// The same error ending the process with `status`: `diff` and `replay` end with 2 whenever nothing could be
+    /// compared, since their 1 means "changes found".
+    public func ending(with status: ExitStatus) -> NotifyctlError {
+        var error = self
+        error.chosenStatus = status
+        return error
+    }
+
     /// The exit status this error ends the process with.
     public var status: ExitStatus {
+        if let chosenStatus { return chosenStatus }
         switch kind {
         case .usage: return .usage
         case .failure: return .failure

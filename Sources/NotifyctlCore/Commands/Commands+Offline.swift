@@ -54,15 +54,20 @@ enum OfflineConfig {
         case .success(let loaded):
             return loaded
         case .failure(let error):
-            let count = error.errors.count
-            throw .failure(
-                LocalName.configInvalid,
-                "\(SafeText.clean(path)): the config has \(count) error\(count == 1 ? "" : "s")",
-                parameters: [
-                    "file": .string(path), "errors": .array(error.errors.map { .string($0.description) }),
-                ],
-                details: error.errors.map { SafeText.clean($0.description) },
-                notes: ["'notifyctl validate \(path)' lists every finding"])
+            throw rejection(error, file: path)
         }
+    }
+
+    /// The error for the config at `path` that `error` rejects: its errors listed under the message.
+    static func rejection(_ error: ConfigError, file path: String) -> NotifyctlError {
+        let count = error.errors.count
+        return .failure(
+            LocalName.configInvalid,
+            "\(SafeText.clean(path)): the config has \(count) error\(count == 1 ? "" : "s")",
+            parameters: [
+                "file": .string(path), "errors": .array(error.errors.map { .string($0.description) }),
+            ],
+            details: error.errors.map { SafeText.clean($0.description) },
+            notes: ["'notifyctl validate \(path)' lists every finding"])
     }
 }

@@ -20,10 +20,7 @@ extension Command {
     /// `history [--device D] [--limit N]`: the latest decisions, newest first (`ListDecisions`).
     public static let history = Command(
         name: "history", summary: "List the latest decisions, newest first",
-        options: [
-            OptionSpec("device", value: .text(placeholder: "D"), help: "Only the decisions for this device"),
-            .limit,
-        ],
+        options: [.onlyDevice, .limit],
         discussion: "The history holds every decision made and stored, and the dry runs the daemon keeps in memory\n"
             + "(the newest 4,096, until it restarts); 'decision ID' finds the same decisions.",
         group: .daemon, synopsis: "history [--device D] [--limit N]",

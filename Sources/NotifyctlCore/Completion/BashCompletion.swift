@@ -15,7 +15,7 @@ public struct BashCompletion: Sendable {
     /// The words an argument takes, by its name in usage; arguments not listed complete nothing or files.
     static let argumentWords: [String: [String]] = ["LANGUAGE": ["swift"], "SHELL": ["bash"]]
 
-    /// True when an argument named `name` (`FILE|-`, `CONFIG`, `FILE|LINK`) is a file.
+    /// True when an argument or option value named `name` (`FILE|-`, `CONFIG`, `NEW_CONFIG`, `FILE|LINK`) is a file.
     static func isFile(_ name: String) -> Bool {
         name.contains("FILE") || name.contains("CONFIG")
     }
@@ -29,7 +29,7 @@ public struct BashCompletion: Sendable {
         case .choice(_, let choices): return "words \"\(choices.joined(separator: " "))\""
         case .text(let placeholder):
             if placeholder == "DIR" { return "directories" }
-            if ["PATH", "FILE", "CONFIG"].contains(placeholder) { return "files" }
+            if placeholder == "PATH" || isFile(placeholder) { return "files" }
             return nil
         }
     }

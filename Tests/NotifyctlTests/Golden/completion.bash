@@ -35,10 +35,11 @@ _notifyctl_takes_value() {
         :socket | :app | :device | send:device | send:format | send:offline | send:socket | send:app | \
         resolve:device | resolve:offline | resolve:socket | resolve:app | explain:device | \
         explain:format | explain:offline | explain:socket | explain:app | decision:socket | \
-        decision:app | history:device | history:limit | history:socket | history:app | state:socket | \
+        decision:app | history:device | history:limit | history:socket | history:app | replay:config | \
+        replay:device | replay:since | replay:limit | replay:socket | replay:app | state:socket | \
         state:app | finish:socket | finish:app | monitor:socket | monitor:app | stats:format | \
-        stats:socket | stats:app | reload:socket | reload:app | info:socket | info:app | graph:format | \
-        codegen:output | codegen:o | codegen:layout) return 0 ;;
+        stats:socket | stats:app | reload:socket | reload:app | info:socket | info:app | diff:links | \
+        graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -47,10 +48,11 @@ _notifyctl_takes_value() {
 _notifyctl_option_value() {
     case "$1:$2" in
         :socket | send:offline | send:socket | resolve:offline | resolve:socket | explain:offline | \
-        explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
-        monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
-        :app | send:app | resolve:app | explain:app | decision:app | history:app | state:app | \
-        finish:app | monitor:app | stats:app | reload:app | info:app) _notifyctl_complete apps "$3" ;;
+        explain:socket | decision:socket | history:socket | replay:config | replay:socket | \
+        state:socket | finish:socket | monitor:socket | stats:socket | reload:socket | info:socket | \
+        diff:links) _notifyctl_complete files "$3" ;;
+        :app | send:app | resolve:app | explain:app | decision:app | history:app | replay:app | \
+        state:app | finish:app | monitor:app | stats:app | reload:app | info:app) _notifyctl_complete apps "$3" ;;
         send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
         stats:format) _notifyctl_complete words "$3" "text prometheus" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
@@ -67,6 +69,7 @@ _notifyctl_options() {
         explain) echo "--device --dry-run --format --strict --offline --socket --app --json -h --help" ;;
         decision) echo "--socket --app --json -h --help" ;;
         history) echo "--device --limit --socket --app --json -h --help" ;;
+        replay) echo "--config --device --since --limit --socket --app --json -h --help" ;;
         state) echo "--socket --app --json -h --help" ;;
         finish) echo "--socket --app --json -h --help" ;;
         monitor) echo "--socket --app --json -h --help" ;;
@@ -74,6 +77,7 @@ _notifyctl_options() {
         reload) echo "--socket --app --json -h --help" ;;
         info) echo "--socket --app --json -h --help" ;;
         validate) echo "--json -h --help" ;;
+        diff) echo "--links --json -h --help" ;;
         graph) echo "--format --json -h --help" ;;
         codegen) echo "-o --output --layout --public --json -h --help" ;;
         completion) echo "--json -h --help" ;;
@@ -84,8 +88,8 @@ _notifyctl_options() {
 # Completes positional argument $2 (0-based) of command $1 from the prefix $3.
 _notifyctl_argument() {
     case "$1:$2" in
-        help:0) _notifyctl_complete words "$3" "send resolve explain decision history state finish monitor stats reload info validate graph codegen completion" ;;
-        send:0 | explain:0 | validate:0 | graph:0 | codegen:1) _notifyctl_complete files "$3" ;;
+        help:0) _notifyctl_complete words "$3" "send resolve explain decision history replay state finish monitor stats reload info validate diff graph codegen completion" ;;
+        send:0 | explain:0 | validate:0 | diff:0 | diff:1 | graph:0 | codegen:1) _notifyctl_complete files "$3" ;;
         codegen:0) _notifyctl_complete words "$3" "swift" ;;
         completion:0) _notifyctl_complete words "$3" "bash" ;;
     esac
@@ -140,7 +144,7 @@ _notifyctl() {
     if [[ $cur == -* ]]; then
         _notifyctl_complete words "$cur" "$(_notifyctl_options "$command")"
     elif [[ -z $command ]]; then
-        _notifyctl_complete words "$cur" "send resolve explain decision history state finish monitor stats reload info validate graph codegen completion help"
+        _notifyctl_complete words "$cur" "send resolve explain decision history replay state finish monitor stats reload info validate diff graph codegen completion help"
     else
         _notifyctl_argument "$command" "$position" "$cur"
     fi

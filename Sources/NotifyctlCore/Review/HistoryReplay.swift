@@ -1,0 +1,101 @@
+import CoordinatorGraph
+import DeepLink
+import JSON
+
+/// Replays stored decisions (entries of the daemon's `ListHistory`) with a candidate config: each decision's link
+/// routed again by ``OfflineRouter`` with the link's format and field, from the device's state when the decision was
+/// made (or as a new device, saying why), and compared with the decision stored.
+///
+/// Decisions without a link to route again are counted, not replayed: a resumed decision (it follows the gated one
+/// before it, which is replayed), one a category chose (the payload's keys are not stored), and one stored without
+/// its source (a `Resolve` decision of a notifyd that did not store its link).
+public struct HistoryReplay: Sendable {
+    /// How many decisions were read, replayed (by how the device stood) and left out (by why).
+    public struct Counts: Sendable, Hashable {
+        /// Every entry read.
+        public var read = 0
+        /// Replayed, by how the device stood.
+        public var replayed: [ReplayedDecision.Start: Int] = [:]
+        /// Resumed decisions, left out.
+        public var resumed = 0
+        /// Decisions a notification category chose, left out.
+        public var category = 0
+        /// Decisions stored without their source, left out.
+        public var noSource = 0
+
+        /// Replayed, however the device stood.
+        public var replayedTotal: Int { replayed.values.reduce(0, +) }
+    }
+
+    /// The candidate config.
+    public let candidate: OfflineRouter
+    let currentFacts: ConfigFacts
+    let candidateFacts: ConfigFacts
+    /// What has been read so far.
+    public private(set) var counts = Counts()
+    /// The changes found so far, in the order the entries came.
+    public private(set) var changes: [RoutingChange] = []
+
+    /// A replay with `candidate`; `currentGraph` is the graph the daemon serves (`GetGraph`), which tells a removed
+    /// host or a renamed page from other changes.
+    public init(candidate: Graph, currentGraph: JSON) {
+        self.candidate = OfflineRouter(graph: candidate)
+        currentFacts = ConfigFacts(graphJSON: currentGraph)
+        candidateFacts = ConfigFacts(graph: candidate)
+    }
+
+    /// Replays one entry: `{decision, startedFrom, state}`.
+    public mutating func replay(_ entry: JSON) throws(NotifyctlError) {
+        counts.read += 1
+        let decision = entry["decision"] ?? .null
+        let before = try Destination(decisionJSON: decision)
+        guard let sourceJSON = decision["source"], !sourceJSON.isNull,
+            let source = try? DecisionSource(json: sourceJSON)
+        else {
+            if before.outcome == Decision.Outcome.resumed.rawValue {
+                counts.resumed += 1
+            } else {
+                counts.noSource += 1
+            }
+            return
+        }
+        guard let link = source.link else {
+            counts.category += 1
+            return
+        }
+        let createdText = decision["createdAt"]?.stringValue ?? ""
+        let createdAt = Timestamp(rfc3339: createdText) ?? ConfigDiff.now
+        let (state, start) = startingState(entry)
+        counts.replayed[start, default: 0] += 1
+        let after: Destination
+        do throws(OfflineRouteError) {
+            after = Destination(
+                try candidate.replay(source, link: link, state: state, id: ConfigDiff.decisionID, now: createdAt))
+        } catch {
+            after = Destination(refusedWith: error)
+        }
+        guard
+            let kind = ChangeKind.of(
+                before: before, after: after, link: link, current: currentFacts, candidate: candidateFacts)
+        else { return }
+        let replayed = ReplayedDecision(
+            id: decision["id"]?.stringValue ?? "", device: decision["device"]?.stringValue, createdAt: createdText,
+            source: source, start: start)
+        changes.append(RoutingChange(subject: .decision(replayed), before: before, after: after, kind: kind))
+    }
+
+    /// The state to replay `entry` from, read against the candidate's graph, and how the device stood.
+    func startingState(_ entry: JSON) -> (DeviceState?, ReplayedDecision.Start) {
+        switch entry["startedFrom"]?.stringValue {
+        case "state":
+            guard let json = entry["state"], !json.isNull,
+                let state = try? DeviceState(json: json, graph: candidate.graph)
+            else { return (nil, .stateDoesNotFit) }
+            return (state, .state)
+        case "coldStart":
+            return (nil, .coldStart)
+        default:
+            return (nil, .stateUnknown)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import CoordinatorGraph
+import DeepLink
+import JSON
+import NotifyctlCore
+import Testing
+
+/// The corpus `diff` synthesizes from config/shop.yaml.
+@Suite struct LinkCorpusTests {
+    static let graph = ReplayCommandTests.shop
+    static let corpus = LinkCorpus.synthesized(from: [graph])
+    static var links: [String] { corpus.items.compactMap(\.link) }
+
+    @Test func everyEnumCaseAndOptionalQueryBindingIsGivenAndLeftOut() {
+        for link in [
+            "shop://catalog/example", "shop://catalog/example?page=42", "shop://catalog/example?sort=rating",
+            "shop://catalog/example?sort=newest", "shop://account/orders", "shop://account/orders?archived=true",
+        ] {
+            #expect(Self.links.contains(link), "\(link) is missing")
+        }
+        #expect(!Self.links.contains("shop://catalog/example?sort=price"), "a default is left out, as printed")
+    }
+
+    @Test func everyPatternOfAPageAndEveryTypeIsPrinted() {
+        for link in [
+            "shop://offers/example", "shop://promo/example", "shop://account/orders/42",
+            "shop://deals/E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "shop://info/example", "shop://pay/42",
+        ] {
+            #expect(Self.links.contains(link), "\(link) is missing")
+        }
+    }
+
+    @Test func everySchemeAndHostGetsEachPageAndTheFallback() {
+        for origin in ["shop://", "https://shop.example.com/", "https://www.shop.example.com/"] {
+            #expect(Self.links.contains(origin + "cart"), "\(origin)cart")
+            #expect(Self.links.contains(origin + "notifyd-diff/no-such-page"), "the fallback on \(origin)")
+        }
+    }
+
+    @Test func everyCategoryIsAnAPNsPayloadWithTheKeysItsPageReads() throws {
+        let categories = Self.corpus.items.compactMap { item -> (String, JSONObject)? in
+            if case .category(let name, let payload) = item { return (name, payload) }
+            return nil
+        }
+        #expect(categories.map(\.0) == Self.graph.categories.keys.sorted())
+        let shipped = try #require(categories.first { $0.0 == "ORDER_SHIPPED" }?.1)
+        #expect(shipped == ["aps": ["category": "ORDER_SHIPPED"], "orderId": "42"])
+    }
+
+    /// Every link the corpus holds is one the config accepts, and each is printed once.
+    @Test func theConfigAcceptsEveryLinkOfItsCorpus() {
+        let router = OfflineRouter(graph: Self.graph)
+        #expect(Set(Self.corpus.items).count == Self.corpus.items.count)
+        for item in Self.corpus.items {
+            switch item {
+            case .link(let link):
+                #expect(throws: Never.self, "\(link)") {
+                    _ = try router.resolve(link, explain: false, id: "x", now: Fixtures.now)
+                }
+            case .category(let name, let payload):
+                let routed = try? router.route(payload, format: .apns, explain: false, id: "x", now: Fixtures.now)
+                #expect(routed?.decision.outcome != .fallback, "\(name)")
+            }
+        }
+    }
+
+    @Test func aLinksFileCountsRepeatsAndSkipsCommentsAndBlankLines() throws {
+        let corpus = try LinkCorpus.read(Array("a\n\n# b\n a \r\nc\n".utf8), name: "f")
+        #expect(corpus.items == [.link("a"), .link("c")])
+        #expect(corpus.counts == [2, 1])
+        #expect(corpus.total == 3)
+    }
+}
