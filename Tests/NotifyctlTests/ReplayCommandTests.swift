@@ -115,7 +115,7 @@ import Varlink
 
                 3 of 5 decisions replayed would change with next.yaml: 1 pattern moved, 2 gate added
                 replayed: 1 from the state the device had, 2 from a cold start, as they were (a new device, or none named), 1 from a cold start (state not recorded), 1 from a cold start (state does not fit the candidate)
-                not replayed: 1 resumed after a gate (the gated one is replayed), 1 chosen by a category (payloads are not stored)
+                not replayed: 1 made when a flow finished (the gated decision before is replayed) or stored without their link, 1 chosen by a category (payloads are not stored)
 
                 """)
         let calls = router.calls.filter { $0.method == RouterInterface.method("ListHistory") }

@@ -119,9 +119,12 @@ public struct ChangePrinter: Sendable {
         }
         if !how.isEmpty { out += "replayed: " + how.joined(separator: ", ") + "\n" }
         var left: [String] = []
-        if counts.resumed > 0 { left.append("\(counts.resumed) resumed after a gate (the gated one is replayed)") }
+        if counts.noSource > 0 {
+            left.append(
+                "\(counts.noSource) made when a flow finished (the gated decision before is replayed) or stored "
+                    + "without their link")
+        }
         if counts.category > 0 { left.append("\(counts.category) chosen by a category (payloads are not stored)") }
-        if counts.noSource > 0 { left.append("\(counts.noSource) stored without their link (an older notifyd)") }
         if !left.isEmpty { out += "not replayed: " + left.joined(separator: ", ") + "\n" }
         return out
     }

@@ -6,9 +6,9 @@ import JSON
 /// routed again by ``OfflineRouter`` with the link's format and field, from the device's state when the decision was
 /// made (or as a new device, saying why), and compared with the decision stored.
 ///
-/// Decisions without a link to route again are counted, not replayed: a resumed decision (it follows the gated one
-/// before it, which is replayed), one a category chose (the payload's keys are not stored), and one stored without
-/// its source (a `Resolve` decision of a notifyd that did not store its link).
+/// Decisions without a link to route again are counted, not replayed: those without a source (made when a flow
+/// finished, `FlowFinished`: they follow the gated decision before them, which is replayed; or a `Resolve` decision
+/// stored by a notifyd that did not keep its link), and those a category chose (the payload's keys are not stored).
 public struct HistoryReplay: Sendable {
     /// How many decisions were read, replayed (by how the device stood) and left out (by why).
     public struct Counts: Sendable, Hashable {
@@ -16,12 +16,10 @@ public struct HistoryReplay: Sendable {
         public var read = 0
         /// Replayed, by how the device stood.
         public var replayed: [ReplayedDecision.Start: Int] = [:]
-        /// Resumed decisions, left out.
-        public var resumed = 0
+        /// Decisions without a source, left out: made when a flow finished, or stored by an older notifyd.
+        public var noSource = 0
         /// Decisions a notification category chose, left out.
         public var category = 0
-        /// Decisions stored without their source, left out.
-        public var noSource = 0
 
         /// Replayed, however the device stood.
         public var replayedTotal: Int { replayed.values.reduce(0, +) }
@@ -52,11 +50,7 @@ public struct HistoryReplay: Sendable {
         guard let sourceJSON = decision["source"], !sourceJSON.isNull,
             let source = try? DecisionSource(json: sourceJSON)
         else {
-            if before.outcome == Decision.Outcome.resumed.rawValue {
-                counts.resumed += 1
-            } else {
-                counts.noSource += 1
-            }
+            counts.noSource += 1
             return
         }
         guard let link = source.link else {
