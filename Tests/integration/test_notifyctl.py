@@ -83,8 +83,9 @@ def test_send_reads_the_payload_from_standard_input(daemon):
 
 def test_resolve_prints_the_tree_or_the_decision_object(daemon):
     text = ok(daemon, "resolve", "--device", "phone", "shop://offers/SUMMER")
-    assert text.splitlines()[:3] == [
-        'routed  cart.offer(id: "SUMMER")', "├─ path      app › main › cart", "├─ steps"]
+    assert text.splitlines()[:4] == [
+        'routed  cart.offer(id: "SUMMER")', "├─ source    link · shop://offers/SUMMER", "├─ path      app › main › cart",
+        "├─ steps"]
     assert "· device phone ·" in text.splitlines()[-1]
     # Known now: the steps are the diff from its state, not a cold start.
     again = json_of(daemon, "resolve", "--device", "phone", "shop://offers/WINTER")

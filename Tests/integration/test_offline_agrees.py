@@ -105,7 +105,8 @@ def test_a_payload_offline_gets_the_daemons_decision_for_a_new_device(served, co
     device = fresh_device(payload)
     online = decision_of(notifyctl("--socket", served.socket, command, "--device", device, "--json", path))
     assert offline["source"] == online["source"]
-    assert (offline["source"] is None) == payload.endswith(".txt")  # a file holding only a link is resolved
+    # A file holding only a link is resolved: its source is the link of Resolve.
+    assert (offline["source"]["format"] == "link") == payload.endswith(".txt")
     assert comparable(offline) == comparable(online, device)
 
 
