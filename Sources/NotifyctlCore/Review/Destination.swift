@@ -71,9 +71,10 @@ public struct Destination: Sendable, Hashable {
         guard let outcome = json["outcome"]?.stringValue, let page = json["page"], page["id"]?.stringValue != nil,
             page["description"]?.stringValue != nil, let pathJSON = json["path"]?.arrayValue
         else {
+            let id = json["id"]?.stringValue.map { " " + SafeText.clean($0) } ?? ""
             throw .failure(
                 LocalName.unreadableReply,
-                "a stored decision could not be read: it lacks outcome, page or path",
+                "the stored decision\(id) could not be read: it lacks outcome, page or path",
                 parameters: ["reason": "a decision without outcome, page or path"],
                 notes: ["'notifyctl decision ID --json' prints it as the daemon sends it"])
         }

@@ -81,7 +81,7 @@ public enum RouterInterface {
           # first and the page is pending; fallback: no pattern matched and the app's
           # fallback page is used; resumed: a pending page continued after its gate.
           outcome: (routed, gated, fallback, resumed),
-          # Where the link came from; null for resumed decisions.
+          # Where the link came from; null for the decisions FlowFinished makes.
           source: ?Source,
           # The page the decision leads to.
           page: Page,
