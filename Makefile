@@ -122,7 +122,8 @@ install-docs:
 
 # Figures, never assertions, all of the static release build that ships: in-process benchmarks, then notifyd
 # against the C floor side by side, one event loop against two and against two daemons, payload parsing
-# against simdjson (installed by its script), and start time and memory on shop.yaml and a 10,000-page graph.
+# against simdjson (installed by its script), start time and memory on shop.yaml and a 10,000-page graph, and
+# notifyctl diff and replay on 100,000 links and 100,000 stored decisions.
 bench: release
 	.build/release/notifyd-bench matcher
 	.build/release/notifyd-bench resolver
@@ -133,6 +134,7 @@ bench: release
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-loops-bench.sh
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-payload-bench.sh
 	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-start-bench.sh
+	BIN_DIR=$(CURDIR)/.build/release bash Benchmarks/run-review-bench.sh
 
 # libFuzzer targets, each for FUZZ_SECONDS, from the seed corpus under Fuzz/corpus.
 FUZZ_SECONDS ?= 60

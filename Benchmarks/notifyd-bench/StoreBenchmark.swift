@@ -3,19 +3,21 @@ import Glibc
 import JSON
 import NotifyDaemon
 
-/// `notifyd-bench store [--decisions N] [--dir DIR] [--batch N] [--ordered-ids]`: commits per second of the SQLite
-/// state store.
+/// `notifyd-bench store [--decisions N] [--dir DIR] [--batch N] [--ordered-ids] [--no-state-before]`: commits per
+/// second of the SQLite state store.
 ///
 /// Four runs on a fresh database (WAL, synchronous=NORMAL, history bound 100,000): decisions
 /// committed one per transaction, 64 per transaction (the event loop's group commit), and 64
 /// requests per transaction where each request also rewrites its device's state, with the log checkpointed by the
-/// committing thread and then by a checkpointer thread as the daemon does. Every committed
-/// batch survives a process kill; see `StateStore`.
+/// committing thread and then by a checkpointer thread as the daemon does. In those two, each decision also keeps the
+/// state its device started from (`state_before`, for `notifyctl replay`) as the daemon's do; `--no-state-before`
+/// leaves it out, to measure what it costs. Every committed batch survives a process kill; see `StateStore`.
 func runStoreBenchmark(arguments: [String]) {
     var total = 200_000
     var parent = "/tmp"
     var onlyBatch: Int?
     var orderedIDs = false
+    var stateBefore = true
     var rest = arguments[...]
     while let flag = rest.popFirst() {
         switch flag {
@@ -23,8 +25,11 @@ func runStoreBenchmark(arguments: [String]) {
         case "--dir": parent = rest.popFirst() ?? parent
         case "--batch": onlyBatch = rest.popFirst().flatMap { Int($0) }
         case "--ordered-ids": orderedIDs = true
+        case "--no-state-before": stateBefore = false
         default:
-            print("usage: notifyd-bench store [--decisions N] [--dir DIR] [--batch N] [--ordered-ids]")
+            print(
+                "usage: notifyd-bench store [--decisions N] [--dir DIR] [--batch N] [--ordered-ids] [--no-state-before]"
+            )
             return
         }
     }
@@ -35,7 +40,10 @@ func runStoreBenchmark(arguments: [String]) {
         return
     }
     let size = sampleDecision(id: "x", device: "d").serialized.utf8.count
-    print("state store: \(total) decisions per run, ~\(size) bytes each")
+    let stateSize = sampleState().serialized.utf8.count
+    print(
+        "state store: \(total) decisions per run, ~\(size) bytes each; with states, "
+            + (stateBefore ? "each keeps the \(stateSize) bytes of its state before" : "no state before kept"))
     storeRun(
         parent: parent, label: "1 decision per commit", total: min(total, 20_000), batch: 1, withState: false,
         orderedIDs: orderedIDs, checkpointer: false)
@@ -44,14 +52,21 @@ func runStoreBenchmark(arguments: [String]) {
         orderedIDs: orderedIDs, checkpointer: false)
     storeRun(
         parent: parent, label: "64 × (decision + state) per commit", total: total, batch: 64, withState: true,
-        orderedIDs: orderedIDs, checkpointer: false)
+        stateBefore: stateBefore, orderedIDs: orderedIDs, checkpointer: false)
     storeRun(
         parent: parent, label: "the same, checkpoints on their own thread", total: total, batch: 64, withState: true,
-        orderedIDs: orderedIDs, checkpointer: true)
+        stateBefore: stateBefore, orderedIDs: orderedIDs, checkpointer: true)
+}
+
+/// A state the store writes on its own thread, as it writes a device's `ResolvedState`.
+private struct WrittenState: JSONWritable {
+    let json: JSON
+    func writeJSON(into out: inout ByteWriter) { json.write(into: &out) }
 }
 
 private func storeRun(
-    parent: String, label: String, total: Int, batch: Int, withState: Bool, orderedIDs: Bool, checkpointer: Bool
+    parent: String, label: String, total: Int, batch: Int, withState: Bool, stateBefore: Bool = false,
+    orderedIDs: Bool, checkpointer: Bool
 ) {
     var template = Array("\(parent)/notifyd-bench-XXXXXX".utf8CString)
     guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -89,7 +104,8 @@ private func storeRun(
                 writes.append(
                     .decision(
                         id: ids[n], device: device, createdMs: Int64(n), outcome: "routed",
-                        page: offer, decision: decisions[n % decisions.count]))
+                        page: offer, decision: decisions[n % decisions.count],
+                        stateBefore: stateBefore ? .state(WrittenState(json: state)) : .notRecorded))
                 if withState { writes.append(.state(device: device, state: state, updatedMs: Int64(n))) }
                 n += 1
             }

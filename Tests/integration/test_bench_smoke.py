@@ -308,6 +308,17 @@ def test_a_verdict_comes_from_the_rounds_own_ratios():
     assert judged([1.2], 1.3, higher_is_better=False) == (1.2, None, "met")
 
 
+def test_review_bench_times_diff_and_replay_and_checks_what_they_print():
+    result = run_script("run-review-bench.sh", timeout=300, LINKS="500", DECISIONS="300", RUNS="1", COORDINATORS="50",
+                        PAGES="200", BIN_DIR=BIN)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("diff, links file:") and "500 links in" in line for line in lines), lines
+    assert any(line.startswith("replay:") and "300 decisions in" in line
+               and "(300 of 300 decisions replayed would change)" in line for line in lines), lines
+    assert any(line.startswith("ListHistory alone:") and "300 entries in 1 pages" in line for line in lines), lines
+
+
 def test_daemon_bench_refuses_zero_event_loops():
     result = run_script("run-daemon-bench.sh", timeout=30, EVENT_LOOPS="0", BIN_DIR=BIN)
     assert result.returncode == 2
