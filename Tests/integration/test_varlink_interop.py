@@ -160,5 +160,7 @@ def test_monitor_streams_every_new_decision(daemon):
     for link in links:
         daemon.call(f"{ROUTER}.Resolve", {"link": link, "dryRun": True})
     watcher.join(10)
-    assert [d.get("source") for d in received] == [None, None, None]
+    # A Resolve decision names its link as its source (format and field "link").
+    assert [(d["source"].format, d["source"].field, d["source"].link) for d in received] == [
+        ("link", "link", link) for link in links]
     assert [d["page"].id for d in received] == ["cart.offer", "catalog.product", "catalog.home"]
