@@ -28,8 +28,8 @@ public enum StoreWrite: Sendable {
         case state(any JSONWritable)
         /// No state: a device never seen, or no device named; the decision was a cold start (`null`).
         case coldStart
-        /// Not recorded (SQL NULL): resumed decisions, which replay leaves out, and decisions stored before version 4
-        /// of the schema.
+        /// Not recorded (SQL NULL): the decisions `FlowFinished` makes, which replay leaves out, and decisions stored
+        /// before version 4 of the schema.
         case notRecorded
     }
 

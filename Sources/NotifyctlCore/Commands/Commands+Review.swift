@@ -60,9 +60,9 @@ extension Command {
             link each came from again with NEW_CONFIG, with the same format and field, from the state the device
             had when the decision was made, and prints every decision whose outcome, page, path or gate would
             change, under its kind of change, then the counts. Each says how it was replayed: from the device's
-            state then, or as a new device (it had none; or its state was not recorded, or does not fit NEW_CONFIG).
-            Resumed decisions, decisions a category chose and decisions stored without their link are counted but
-            not replayed. TIME is RFC 3339 (2026-12-01T08:00:00Z), a date (2026-12-01, midnight UTC) or a time
+            state then, or from a cold start (it had none; or its state was not recorded, or does not fit
+            NEW_CONFIG). Decisions made when a flow finished (FlowFinished), decisions a category chose and
+            decisions stored without their link are counted but not replayed. TIME is RFC 3339 (2026-12-01T08:00:00Z), a date (2026-12-01, midnight UTC) or a time
             ago (90m, 24h, 7d).
             """,
         group: .daemon, synopsis: "replay --config NEW_CONFIG [--since TIME]",

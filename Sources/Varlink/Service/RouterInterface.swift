@@ -156,7 +156,7 @@ public enum RouterInterface {
           decision: Decision,
           # How the device stood when the decision was made. state: as state holds;
           # coldStart: it had no state (a device never seen, or none named); unknown:
-          # not recorded (decisions an older notifyd stored, and resumed decisions).
+          # not recorded (decisions an older notifyd stored, and those FlowFinished made).
           startedFrom: (state, coldStart, unknown),
           # With startedFrom state: the device's state the decision started from.
           state: ?DeviceState
