@@ -86,7 +86,7 @@ import Testing
         let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml")
             .get()
         let decision = try Decision(json: printed, graph: loaded.graph)
-        #expect(decision.page.id.description == "cart.checkout")
+        #expect(decision.page?.id.description == "cart.checkout")
         #expect(decision.outcome == .gated)
         #expect(decision.device == nil)
         #expect(decision.source == nil)
@@ -119,13 +119,30 @@ import Testing
         #expect(run.output.hasPrefix("fallback  catalog.home\n"))
     }
 
-    @Test func offlineForeignLinkIsNoRouteWithTheReason() {
+    @Test func offlineForeignLinkFallsBackWithTheReason() {
         let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "https://evil.example.net/cart"])
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("fallback  catalog.home\n"))
+        #expect(
+            run.output.contains(
+                "├─ warnings\n│  link: 'https://evil.example.net/cart' is refused: host 'evil.example.net' is not "
+                    + "allowed; allowed: shop.example.com, *.shop.example.com\n"), "\(run.output)")
+    }
+
+    @Test func offlineForeignLinkWithoutAFallbackIsNoRouteWithTheReason() throws {
+        let shop = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("config/shop.yaml"), encoding: .utf8)
+        let config = shop.replacingOccurrences(of: "  fallback: catalog.home\n", with: "")
+        #expect(config != shop)
+        let run = Fixtures.run(
+            ["resolve", "--offline", "nofallback.yaml", "https://evil.example.net/cart"],
+            files: ["nofallback.yaml": config])
         #expect(run.status == .failure)
         #expect(
             run.errors == """
                 notifyctl: error: io.notifyd.Router.NoRoute: link: https://evil.example.net/cart
-                  link: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
+                  link: 'https://evil.example.net/cart' is refused: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
+                notifyctl: note: each line above is a refused candidate and why; 'notifyctl explain' shows every pattern tried
 
                 """)
     }
@@ -161,9 +178,55 @@ import Testing
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {
         let run = Fixtures.run(
-            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
+            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"badge": "one"}}"#])
         #expect(run.status == .failure)
-        #expect(run.errors.hasPrefix("notifyctl: error: io.notifyd.Router.InvalidPayload: reason: no link in the "))
+        #expect(
+            run.errors.hasPrefix(
+                "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected an integer, found string; "
+                    + "field: aps.badge"), "\(run.errors)")
+    }
+
+    @Test func offlineAlertWithoutALinkIsOpened() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
+        #expect(run.status == .success)
+        #expect(
+            run.output.hasPrefix("opened  no page: the app comes forward where it is\n├─ source    apns · aps.alert\n"))
+        #expect(!run.output.contains("steps"))
+    }
+
+    @Test func offlineHeaderMakesABackgroundPushSilent() {
+        let payload = #"{"aps": {"alert": "Hi"}, "deeplink": "shop://cart"}"#
+        let run = Fixtures.run(
+            [
+                "send", "--offline", "config/shop.yaml", "--header", "apns-push-type: background", "--header",
+                "apns-topic: com.example.shop", "p.json",
+            ], files: ["p.json": payload])
+        #expect(run.status == .success)
+        #expect(
+            run.output.hasPrefix(
+                "silent  no page: nothing to open\n├─ source    apns · headers.apns-push-type\n├─ topic     com.example.shop\n"
+            ),
+            "\(run.output)")
+    }
+
+    @Test func offlineHeaderWithAValueTheServiceRefusesIsInvalidPayload() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--header", "apns-priority: 7", "p.json"],
+            files: ["p.json": #"{"aps": {"alert": "Hi"}}"#])
+        #expect(run.status == .failure)
+        #expect(
+            run.errors.hasPrefix(
+                "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected 10, 5 or 1, found \"7\"; "
+                    + "field: headers.apns-priority"), "\(run.errors)")
+    }
+
+    @Test func aHeaderWithoutAColonIsAUsageError() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--header", "apns-push-type background", "p.json"],
+            files: ["p.json": #"{"aps": {"alert": "Hi"}}"#])
+        #expect(run.status == .usage)
+        #expect(run.errors.contains("needs a colon between the name and the value"))
     }
 
     @Test func offlineRefusesADevice() {

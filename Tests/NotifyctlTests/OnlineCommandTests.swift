@@ -82,13 +82,15 @@ import Varlink
 
     @Test func errorReplyPrintsItsNameAndParameters() {
         let router = FakeRouter()
-        router.replies["Resolve"] = .failure(.reply(.noRoute(link: "shop://nowhere")))
+        router.replies["Resolve"] = .failure(
+            .reply(.noRoute(link: "shop://nowhere", reasons: ["link: no pattern matches 'shop://nowhere'"])))
         let run = Fixtures.run(["resolve", "shop://nowhere"], router: router)
         #expect(run.status == .failure)
         #expect(
             run.errors == """
                 notifyctl: error: io.notifyd.Router.NoRoute: link: shop://nowhere
-                notifyctl: note: 'notifyctl explain --offline CONFIG LINK' shows why each candidate was rejected
+                  link: no pattern matches 'shop://nowhere'
+                notifyctl: note: each line above is a refused candidate and why; 'notifyctl explain' shows every pattern tried
 
                 """)
     }

@@ -5,8 +5,9 @@ import Varlink
 
 /// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start).
 ///
-/// The same pipeline as the daemon: the payload is read with the graph's link keys and categories, the page is
-/// chosen with ``Graph/target(for:explain:)``, and it is resolved with no device state. Failures are the error
+/// The same pipeline as the daemon: the payload is read with the graph's payload options and the headers given, the
+/// page (or its absence) is chosen with ``Graph/target(for:explain:)-(PayloadReading,_)``, and the decision is made
+/// with no device state. Failures are the error
 /// replies the daemon would send (`InvalidPayload`, `NoRoute`, `UnknownPage`), so they print the same way.
 public struct OfflineRouter: Sendable {
     /// The graph decided against.
@@ -19,59 +20,59 @@ public struct OfflineRouter: Sendable {
         self.resolver = Resolver(graph: graph)
     }
 
-    /// The decision for a notification payload; `format` forces the payload format.
+    /// The decision for a notification payload; `format` forces the payload format, `headers` are the transport
+    /// headers it came with.
     ///
     /// With `explain`, the payload's warnings open the trace (`warning: …`), as the daemon writes them.
     public func route(
-        _ payload: JSONObject, format: PayloadFormat? = nil, strict: Bool = false, explain: Bool, id: String,
-        now: Timestamp
+        _ payload: JSONObject, format: PayloadFormat? = nil, strict: Bool = false,
+        headers: [(name: String, value: String)] = [], explain: Bool, id: String, now: Timestamp
     ) throws(OfflineRouteError) -> (decision: Decision, warnings: [PayloadWarning]) {
-        let options = PayloadOptions(
-            linkKeys: graph.linkKeys, categories: graph.categories, strict: strict, format: format)
+        var options = graph.payloadOptions
+        options.strict = strict
+        options.format = format
         let reading: PayloadReading
         do throws(PayloadError) {
-            reading = try PayloadReader(options: options).read(.object(payload))
+            let given = headers.isEmpty ? PushHeaders() : try PushHeaders(headers)
+            reading = try PayloadReader(options: options).read(.object(payload), headers: given, explain: explain)
         } catch {
             if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
                 throw OfflineRouteError(.payloadTooLarge(size: size, max: max), reasons: [error.reason])
             }
             throw OfflineRouteError(.invalidPayload(reason: error.reason, field: error.path))
         }
-        let warnings = explain ? reading.warnings.map { "warning: \($0)" } : []
-        var decision = try decide(
-            reading.candidates, reportSource: true, explain: explain, traceStart: warnings, id: id, now: now)
-        decision.warnings = reading.warnings.isEmpty ? nil : reading.warnings.map(\.description)
-        return (decision, reading.warnings)
+        let target: RoutingTarget
+        switch graph.target(for: reading, explain: explain) {
+        case .success(let found): target = found
+        case .failure(let error): throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons))
+        }
+        return (try decide(target, explain: explain, id: id, now: now), reading.warnings)
     }
 
     /// The decision for a link, as `Resolve` gives it (no source).
     public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision
     {
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
-        return try decide([candidate], reportSource: false, explain: explain, traceStart: [], id: id, now: now)
+        switch graph.target(for: [candidate], explain: explain) {
+        case .success(let found):
+            let target = RoutingTarget(
+                page: found.page, outcome: found.outcome, source: nil, trace: found.trace, warnings: found.warnings)
+            return try decide(target, explain: explain, id: id, now: now)
+        case .failure(let error):
+            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons))
+        }
     }
 
     func decide(
-        _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, traceStart: [String], id: String,
-        now: Timestamp
+        _ target: RoutingTarget, explain: Bool, id: String, now: Timestamp
     ) throws(OfflineRouteError) -> Decision {
-        let target: RoutingTarget
-        switch graph.target(for: candidates, explain: explain) {
-        case .success(let found): target = found
-        case .failure(let error): throw OfflineRouteError(.noRoute(link: error.link), reasons: error.reasons)
-        }
-        let metadata = DecisionMetadata(id: id, device: nil, source: reportSource ? target.source : nil)
-        let resolution: Resolution
+        let metadata = DecisionMetadata(id: id, device: nil, source: target.source)
         do throws(ResolveError) {
-            resolution = try resolver.resolve(
-                target.page, state: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            return try resolver.decide(target, from: nil, now: now, metadata: metadata, explain: explain).decision
         } catch {
             // As the daemon answers: the page or its path does not fit the graph.
             throw OfflineRouteError(.unknownPage(error.subject), reasons: [error.message])
         }
-        var decision = resolution.decision
-        if explain { decision.trace = traceStart + target.trace + (decision.trace ?? []) }
-        return decision
     }
 }
 

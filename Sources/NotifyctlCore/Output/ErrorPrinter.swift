@@ -89,7 +89,7 @@ public enum ErrorPrinter {
     static func notes(for reply: VarlinkError) -> [String] {
         switch reply.name {
         case RouterInterface.method("NoRoute"):
-            return ["'notifyctl explain --offline CONFIG LINK' shows why each candidate was rejected"]
+            return ["each line above is a refused candidate and why; 'notifyctl explain' shows every pattern tried"]
         case RouterInterface.method("DecisionNotFound"):
             return ["'notifyctl history' lists the latest decision ids"]
         case RouterInterface.method("ConfigInvalid"):

@@ -19,11 +19,11 @@ _notifyctl_complete() {
 # Succeeds when option $2 (without dashes) of command $1 takes a value.
 _notifyctl_takes_value() {
     case "$1:$2" in
-        :socket | :device | send:device | send:format | send:offline | send:socket | resolve:device | \
-        resolve:offline | resolve:socket | explain:device | explain:format | explain:offline | \
-        explain:socket | decision:socket | history:device | history:limit | history:socket | \
-        state:socket | finish:socket | monitor:socket | stats:socket | reload:socket | info:socket | \
-        graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
+        :socket | :device | send:device | send:format | send:header | send:offline | send:socket | \
+        resolve:device | resolve:offline | resolve:socket | explain:device | explain:format | \
+        explain:header | explain:offline | explain:socket | decision:socket | history:device | \
+        history:limit | history:socket | state:socket | finish:socket | monitor:socket | stats:socket | \
+        reload:socket | info:socket | graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -34,7 +34,7 @@ _notifyctl_option_value() {
         :socket | send:offline | send:socket | resolve:offline | resolve:socket | explain:offline | \
         explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
         monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
-        send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
+        send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify webpush expo link" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
         codegen:output | codegen:o) _notifyctl_complete directories "$3" ;;
         codegen:layout) _notifyctl_complete words "$3" "namespaces extensions" ;;
@@ -44,9 +44,9 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
+        send) echo "--device --dry-run --format --strict --header --offline --socket --json -h --help" ;;
         resolve) echo "--device --dry-run --offline --socket --json -h --help" ;;
-        explain) echo "--device --dry-run --format --strict --offline --socket --json -h --help" ;;
+        explain) echo "--device --dry-run --format --strict --header --offline --socket --json -h --help" ;;
         decision) echo "--socket --json -h --help" ;;
         history) echo "--device --limit --socket --json -h --help" ;;
         state) echo "--socket --json -h --help" ;;

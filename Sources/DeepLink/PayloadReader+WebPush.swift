@@ -1,0 +1,108 @@
+import JSON
+
+/// Web Push: what a service worker receives and shows, as W3C notification options (`title`, `body`, `data`,
+/// `actions`, …) at the top level or under `notification` (Angular's service worker; declarative Web Push, whose
+/// `notification.navigate` is the page to open).
+///
+/// Candidates, in priority order: `notification.navigate`, `notification.data.onActionClick.default.url` (Angular:
+/// when its operation opens or navigates a window), `notification.data.<key>`, `data.<key>`, then `<key>` at the top
+/// level, for each configured link key. What it shows: a `title` or `body`; without one, nothing to tap.
+extension PayloadReader {
+    /// Reads a Web Push payload.
+    func readWebPush<V: JSONReadable>(
+        _ root: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        var shown: String? = nil
+        if let notification = try member(root, "notification", of: "") {
+            if let navigate = notification["navigate"] {
+                try appendLink(navigate, field: "notification.navigate", format: .webpush, into: &collector)
+            }
+            if let data = notification["data"], data.isObject {
+                if let handlers = data["onActionClick"] {
+                    try readOnActionClick(handlers, into: &collector)
+                }
+                try appendLinks(
+                    fields.notificationData, in: data, format: .webpush, keyParent: "notification.data",
+                    lookup: { data[$0]?.json }, into: &collector)
+            }
+            if hasText(notification) { shown = "notification" }
+        }
+        if let data = root["data"], data.isObject {
+            try appendLinks(
+                fields.data, in: data, format: .webpush, keyParent: "data", lookup: { data[$0]?.json },
+                into: &collector)
+        }
+        try appendLinks(
+            fields.root, in: root, format: .webpush, keyParent: "", lookup: { root[$0]?.json }, into: &collector)
+        if shown == nil, hasText(root) { shown = root["title"] != nil ? "title" : "body" }
+        if let shown { return .shown(field: shown) }
+        return .hidden(field: root["data"] != nil ? "data" : "$")
+    }
+
+    /// Angular's `onActionClick.default`: its `url` is a candidate when its `operation` opens or navigates a window
+    /// (`openWindow`, `focusLastFocusedOrOpen`, `navigateLastFocusedOrOpen`); `sendRequest` only requests it.
+    func readOnActionClick<V: JSONReadable>(_ handlers: V, into collector: inout PayloadCollector) throws(PayloadError)
+    {
+        let path = "notification.data.onActionClick"
+        guard let handler = try member(handlers, "default", of: path) else { return }
+        let operation = try handler["operation"].map { (value) throws(PayloadError) in
+            try PayloadPath.string(value, path + ".default.operation")
+        }
+        switch operation {
+        case "openWindow", "focusLastFocusedOrOpen", "navigateLastFocusedOrOpen":
+            if let url = handler["url"] {
+                try appendLink(url, field: path + ".default.url", format: .webpush, into: &collector)
+            }
+        case "sendRequest":
+            collector.notes.append("\(path).default sends a request to its url; it opens nothing")
+        case .some(let other):
+            collector.warnings.append(
+                PayloadWarning(
+                    path: path + ".default.operation",
+                    message: "unknown operation '\(other)' (Angular knows openWindow, focusLastFocusedOrOpen, "
+                        + "navigateLastFocusedOrOpen and sendRequest); ignored"))
+        case nil:
+            break  // the default focuses an open window: no page
+        }
+    }
+
+    /// The fields a Web Push payload is searched for links, in order.
+    func webPushFields() -> [String] {
+        ["notification.navigate", "notification.data.onActionClick.default.url"] + fields.notificationData.map(\.field)
+            + fields.data.map(\.field) + fields.root.map(\.field)
+    }
+
+    /// Expo push messages (`{"to": …, "title": …, "body": …, "data": {…}, "categoryId": …}`).
+    ///
+    /// Candidates, in priority order: `data.<key>` for each configured link key (Expo Router apps send
+    /// `data.url`), then `categoryId` looked up in the categories. What it shows: a `title`, `subtitle` or `body`;
+    /// without one (`_contentAvailable` for a background update), nothing to tap.
+    func readExpo<V: JSONReadable>(
+        _ root: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        var data: V? = nil
+        func lookup(_ key: String) -> JSON? { data?[key]?.json }
+        if let value = root["data"], !value.isNull {
+            data = try PayloadPath.object(value, "data")
+            if let data {
+                try appendLinks(
+                    fields.data, in: data, format: .expo, keyParent: "data", lookup: lookup, into: &collector)
+            }
+        }
+        if let category = root["categoryId"] {
+            let name = try PayloadPath.string(category, "categoryId")
+            appendIdentifier(
+                name, field: "categoryId", format: .expo, keyParent: "data", lookup: lookup, into: &collector)
+        }
+        if hasText(root) || root["subtitle"]?.stringValue?.isEmpty == false {
+            return .shown(field: root["title"] != nil ? "title" : (root["body"] != nil ? "body" : "subtitle"))
+        }
+        if root["_contentAvailable"] != nil { return .hidden(field: "_contentAvailable") }
+        return .hidden(field: data != nil ? "data" : "$")
+    }
+
+    /// The fields an Expo message is searched for links, in order.
+    func expoFields() -> [String] {
+        fields.data.map(\.field) + ["categoryId"]
+    }
+}
