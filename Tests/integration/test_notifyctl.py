@@ -254,8 +254,6 @@ def test_every_command_has_help(daemon, command):
     "args, message",
     [
         (["decision", "no-such-id"], f"notifyctl: error: {ROUTER}.DecisionNotFound: id: no-such-id\n"),
-        (["resolve", "ftp://evil.example.com/x"],
-         f"notifyctl: error: {ROUTER}.NoRoute: link: ftp://evil.example.com/x\n"),
         (["--json", "decision", "no-such-id"], f"notifyctl: error: {ROUTER}.DecisionNotFound: id: no-such-id\n"),
         (["finish", "unknown-device", "login"], f"notifyctl: error: {ROUTER}.UnknownDevice: device: unknown-device\n"),
     ],
