@@ -8,7 +8,7 @@ extension PayloadReader {
     /// 2. a `message` object → FCM (HTTP v1);
     /// 3. `web_push` (declarative Web Push) → Web Push;
     /// 4. `to` naming an Expo push token, or `to` beside Expo's top-level `title`, `body`, `sound`, `badge`, … → Expo;
-    /// 5. `token`, `topic` or `condition` beside `notification`, `data`, `android`, `apns`, `webpush` or
+    /// 5. `token` (`tokens` for a multicast), `topic` or `condition` beside `notification`, `data`, `android`, `apns`, `webpush` or
     ///    `fcmOptions`, and none of the legacy API's keys → FCM (the message as the Admin SDKs take it);
     /// 6. a `topic` string, an ntfy `event` with `id` and `time`, or ntfy's own keys (`click`, `actions`, `tags`,
     ///    `attach`, …) → ntfy;
@@ -43,7 +43,7 @@ extension PayloadReader {
         "to", "registration_ids", "priority", "content_available", "mutable_content", "time_to_live",
         "collapse_key", "dry_run", "restricted_package_name",
     ]
-    static let adminTargets = ["token", "topic", "condition"]
+    static let adminTargets = ["token", "tokens", "topic", "condition"]
     static let adminMembers = ["notification", "data", "android", "apns", "webpush", "fcmOptions", "fcm_options"]
     static let ntfyKeys = [
         "click", "actions", "tags", "attach", "icon", "markdown", "delay", "email", "call", "filename",

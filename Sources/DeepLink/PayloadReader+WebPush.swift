@@ -4,19 +4,30 @@ import JSON
 /// `actions`, …) at the top level or under `notification` (Angular's service worker; declarative Web Push, whose
 /// `notification.navigate` is the page to open).
 ///
-/// Candidates, in priority order: `notification.navigate`, `notification.data.onActionClick.default.url` (Angular:
-/// when its operation opens or navigates a window), `notification.data.<key>`, `data.<key>`, then `<key>` at the top
-/// level, for each configured link key. What it shows: a `title` or `body`; without one, nothing to tap.
+/// Candidates, in priority order: `notification.navigate` (declarative Web Push as Safari ships it),
+/// `notification.url` (the Push API draft's declarative message), `default_action_url` (WebKit's explainer),
+/// `notification.data.onActionClick.default.url` (Angular: when its operation opens or navigates a window),
+/// `notification.data.<key>`, `data.<key>`, then `<key>` at the top level, for each configured link key. What it
+/// shows: a `title` or `body`; without one, nothing to tap.
 extension PayloadReader {
     /// Reads a Web Push payload.
     func readWebPush<V: JSONReadable>(
         _ root: V, into collector: inout PayloadCollector
     ) throws(PayloadError) -> PayloadReading.Presentation {
         var shown: String? = nil
-        if let notification = try member(root, "notification", of: "") {
+        let notification = try member(root, "notification", of: "")
+        if let notification {
             if let navigate = notification["navigate"] {
                 try appendLink(navigate, field: "notification.navigate", format: .webpush, into: &collector)
             }
+            if let url = notification["url"] {
+                try appendLink(url, field: "notification.url", format: .webpush, into: &collector)
+            }
+        }
+        if let url = root["default_action_url"] {
+            try appendLink(url, field: "default_action_url", format: .webpush, into: &collector)
+        }
+        if let notification {
             if let data = notification["data"], data.isObject {
                 if let handlers = data["onActionClick"] {
                     try readOnActionClick(handlers, into: &collector)
@@ -68,7 +79,11 @@ extension PayloadReader {
 
     /// The fields a Web Push payload is searched for links, in order.
     func webPushFields() -> [String] {
-        ["notification.navigate", "notification.data.onActionClick.default.url"] + fields.notificationData.map(\.field)
+        [
+            "notification.navigate", "notification.url", "default_action_url",
+            "notification.data.onActionClick.default.url",
+        ]
+            + fields.notificationData.map(\.field)
             + fields.data.map(\.field) + fields.root.map(\.field)
     }
 
