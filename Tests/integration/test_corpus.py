@@ -30,7 +30,8 @@ def test_the_corpus_holds_at_least_80_payloads_each_with_its_source_and_decision
         for directory, _, names in os.walk(os.path.join(CORPUS, "payloads")) for name in names)
     assert on_disk == sorted(files), "every payload file is in the manifest, and every entry has its file"
     vendors = {entry["file"].split("/")[1] for entry in ENTRIES}
-    assert {"apple", "firebase", "ntfy", "gotify", "webpush", "expo", "flutter", "iterable", "onesignal"} <= vendors
+    assert {"apple", "firebase", "ntfy", "gotify", "webpush", "expo", "flutter", "iterable", "onesignal",
+            "braze", "airship"} <= vendors
     outcomes = {entry["expect"]["outcome"] for entry in ENTRIES}
     assert outcomes == {"routed", "fallback", "opened", "silent"}
     for entry in ENTRIES:
