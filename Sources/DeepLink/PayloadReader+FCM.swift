@@ -121,15 +121,8 @@ extension PayloadReader {
     func readFCMLegacy<V: JSONReadable>(
         _ root: V, into collector: inout PayloadCollector
     ) throws(PayloadError) -> PayloadReading.Presentation {
-        var data: V? = nil
+        let data = try readDataLinks(root, format: .fcmLegacy, into: &collector)
         func lookup(_ key: String) -> JSON? { data?[key]?.json }
-        if let value = root["data"], !value.isNull {
-            let object = try PayloadPath.object(value, "data")
-            data = object
-            try appendLinks(
-                fields.data, in: object, format: .fcmLegacy, keyParent: "data", lookup: lookup,
-                into: &collector)
-        }
         var shown = false
         if let notification = try member(root, "notification", of: "") {
             if let action = notification["click_action"] {

@@ -57,6 +57,18 @@ extension PayloadReader {
         }
     }
 
+    /// The `data` object of a message that keeps its custom data there (FCM legacy, Expo), with a candidate appended
+    /// for each link key found in it; `nil` when it has none.
+    func readDataLinks<V: JSONReadable>(
+        _ root: V, format: PayloadFormat, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> V? {
+        guard let value = root["data"], !value.isNull else { return nil }
+        let data = try PayloadPath.object(value, "data")
+        try appendLinks(
+            fields.data, in: data, format: format, keyParent: "data", lookup: { data[$0]?.json }, into: &collector)
+        return data
+    }
+
     /// Follows `keys` down from `object`; a string on the way that holds a JSON object is read as that object (FCM
     /// carries nested custom data as JSON text). A path that ends early is no candidate, with a note when it ends
     /// on something other than an object.

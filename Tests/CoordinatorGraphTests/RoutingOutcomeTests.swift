@@ -147,7 +147,7 @@ import Testing
     /// `config/shop.yaml`'s text with `links.unlinked` set.
     static func shop(unlinked: String) throws -> String {
         try Self.shopText().replacingFirst(
-            "  pendingExpiry: 900", with: "  pendingExpiry: 900\n  unlinked: \(unlinked)")
+            "  unlinked: open", with: "  unlinked: \(unlinked)")
     }
 
     @Test func refusedCandidatesAreSkippedUntilOneRoutes() throws {
