@@ -53,7 +53,7 @@ extension Graph {
     /// The target's warnings start with the payload's, and its trace (with explain) with the payload's warnings and
     /// notes.
     public func target(for reading: PayloadReading, explain: Bool = false) -> Result<RoutingTarget, TargetError> {
-        let payloadWarnings = reading.warnings.map(\.description)
+        let payloadWarnings = reading.warnings.isEmpty ? [] : reading.warnings.map(\.description)
         var trace: [String] = []
         if explain {
             trace = payloadWarnings.map { "warning: " + $0 } + reading.notes
@@ -71,10 +71,12 @@ extension Graph {
                     page: nil, outcome: .silent, source: source(field), trace: trace, warnings: payloadWarnings))
         }
         guard reading.candidates.isEmpty else {
-            switch target(for: reading.candidates, explain: explain) {
+            let result = target(for: reading.candidates, explain: explain)
+            // Most payloads have no warnings, no trace and no topic: the target as it is.
+            if trace.isEmpty, payloadWarnings.isEmpty, reading.topic == nil { return result }
+            switch result {
             case .success(var found):
                 if reading.topic != nil { found = found.sourced(topic: reading.topic) }
-                // Most payloads have no warnings and no trace: the target as it is.
                 if trace.isEmpty, payloadWarnings.isEmpty { return .success(found) }
                 return .success(
                     RoutingTarget(
@@ -115,7 +117,6 @@ extension Graph {
         // The first candidate the app owns but does not know: the source of a fallback decision when there is one.
         var ownedButUnknown: LinkCandidate?
         for candidate in candidates {
-            let source = DecisionSource(format: candidate.format.rawValue, field: candidate.field, link: candidate.link)
             switch candidate.target {
             case .link(let link):
                 let match = matcher.match(link, explain: explain)
@@ -126,6 +127,7 @@ extension Graph {
                 switch match.result {
                 case .success(let page):
                     if explain { trace.append("\(candidate.field): matched \(page)") }
+                    let source = DecisionSource(format: candidate.format.rawValue, field: candidate.field, link: link)
                     return .success(RoutingTarget(page: page, outcome: .routed, source: source, trace: trace))
                 case .failure(let error):
                     if error.code == .noMatch, ownedButUnknown == nil { ownedButUnknown = candidate }
@@ -137,6 +139,7 @@ extension Graph {
                 switch page(id, argumentTexts: arguments) {
                 case .success(let page):
                     if explain { trace.append("\(candidate.field): category \(category) → \(page)") }
+                    let source = DecisionSource(format: candidate.format.rawValue, field: candidate.field, link: nil)
                     return .success(RoutingTarget(page: page, outcome: .routed, source: source, trace: trace))
                 case .failure(let error):
                     if ownedButUnknown == nil { ownedButUnknown = candidate }

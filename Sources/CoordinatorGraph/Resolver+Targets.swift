@@ -23,6 +23,11 @@ extension Resolver {
                 }
             return Resolution(decision: decision, navigation: navigation, resolver: self)
         }
+        // Most targets have neither warnings nor a trace: the resolution as it is, not copied to be changed.
+        guard warnings != nil || explain else {
+            return try resolve(
+                page, from: state, now: now, outcome: target.outcome, metadata: consume metadata, explain: false)
+        }
         var resolution = try resolve(
             page, from: state, now: now, outcome: target.outcome, metadata: consume metadata, explain: explain)
         if let warnings { resolution.decision.warnings = warnings }

@@ -38,11 +38,22 @@ final class PayloadFields: Sendable {
 }
 
 /// A link key's path and the JSON path it names in one kind of payload, e.g. `custom.u` and `message.data.custom.u`.
-struct LinkField: Sendable {
+///
+/// A class, as the other field tables are: a reader walks these for every payload, and a struct would be copied,
+/// each of its strings retained, at every step.
+final class LinkField: Sendable {
     /// The keys from the custom data down.
     let path: LinkKeyPath
     /// The path from the payload's root, as decisions and messages show it.
     let field: String
+    /// The key when the path is one key (most are): looked up without going through the path's keys.
+    let key: String?
+
+    init(path: LinkKeyPath, field: String) {
+        self.path = path
+        self.field = field
+        self.key = path.keys.count == 1 ? path.keys[0] : nil
+    }
 
     /// The link keys as found under `parent` (empty for the root).
     static func all(_ paths: [LinkKeyPath], under parent: String) -> [LinkField] {

@@ -30,8 +30,8 @@ extension PayloadReader {
     ) throws(PayloadError) -> PayloadReading.Presentation {
         var summary = APSSummary()
         if let aps = payload["aps"] {
-            summary = try checkAPS(
-                PayloadPath.object(aps, fields.aps), path: fields.aps, camelCase: fields.camelCase,
+            try checkAPS(
+                PayloadPath.object(aps, fields.aps), path: fields.aps, camelCase: fields.camelCase, into: &summary,
                 warnings: &collector.warnings)
         }
         func lookup(_ key: String) -> JSON? { key == "aps" ? nil : payload[key]?.json }
@@ -81,11 +81,12 @@ extension PayloadReader {
         return "\(path) ('\(name)' is not in the category map)"
     }
 
-    /// Type-checks the members of `aps` and says what it holds.
+    /// Type-checks the members of `aps` and notes in `summary` what it holds (filled in place: the summary holds
+    /// strings, and is not copied out).
     func checkAPS<V: JSONReadable>(
-        _ aps: V, path: @autoclosure () -> String, camelCase: Bool, warnings: inout [PayloadWarning]
-    ) throws(PayloadError) -> APSSummary {
-        var summary = APSSummary()
+        _ aps: V, path: @autoclosure () -> String, camelCase: Bool, into summary: inout APSSummary,
+        warnings: inout [PayloadWarning]
+    ) throws(PayloadError) {
         for (key, value) in aps.keyedMembers {
             guard let member = PayloadReader.apsMembers[key] ?? (camelCase ? PayloadReader.apsCamelMembers[key] : nil)
             else {
@@ -94,8 +95,8 @@ extension PayloadReader {
             }
             switch member {
             case .alert:
-                if let text = value.stringValue {
-                    summary.alert = summary.alert || !text.isEmpty
+                if value.isString {
+                    if let text = value.stringValue { summary.alert = !text.isEmpty }
                     continue
                 }
                 guard value.isObject else {
@@ -153,7 +154,6 @@ extension PayloadReader {
                 }
             }
         }
-        return summary
     }
 
     /// Type-checks an `aps.alert` dictionary; true when it has something to show (a title, subtitle or body, as
@@ -171,15 +171,16 @@ extension PayloadReader {
             }
             switch member {
             case .text:  // title, subtitle, body: text, or a Live Activity's {loc-key, loc-args}
-                let memberPath = PayloadPath.child(path(), key.string)
-                if let text = value.stringValue {
-                    shows = shows || !text.isEmpty
+                if value.isString {
+                    // Once one text shows, the others need not be made into strings to see that they are empty.
+                    if !shows, let text = value.stringValue { shows = !text.isEmpty }
                 } else if value.isObject {
-                    try checkLocalized(value, path: memberPath, warnings: &warnings)
+                    try checkLocalized(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
                     shows = true
                 } else {
                     throw PayloadPath.wrongType(
-                        memberPath, expected: "a string or a {loc-key, loc-args} object", found: value)
+                        PayloadPath.child(path(), key.string), expected: "a string or a {loc-key, loc-args} object",
+                        found: value)
                 }
             case .localizationKey:
                 try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))

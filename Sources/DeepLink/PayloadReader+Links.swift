@@ -42,16 +42,15 @@ extension PayloadReader {
         into collector: inout PayloadCollector
     ) throws(PayloadError) {
         for link in links {
-            let keys = link.path.keys
-            if keys.count == 1 {
-                if let value = data[keys[0]] {
+            if let key = link.key {
+                if let value = data[key] {
                     try appendLink(
                         value, field: link.field, format: format, keyParent: keyParent, lookup: lookup,
                         into: &collector)
                 }
             } else {
                 try appendNested(
-                    link, keys: keys[...], in: data, format: format, keyParent: keyParent, lookup: lookup,
+                    link, keys: link.path.keys[...], in: data, format: format, keyParent: keyParent, lookup: lookup,
                     into: &collector)
             }
         }
