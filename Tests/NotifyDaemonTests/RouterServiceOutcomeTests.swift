@@ -76,4 +76,38 @@ import Varlink
         #expect(refused["parameters"]?["link"] == "http://shop.example.com/cart")
         #expect(refused["parameters"]?["reasons"] == .array(warnings))
     }
+
+    /// Rule 7: a call nested past the limit gets a typed error whenever its method can be read.
+    @Test func aCallNestedPastTheLimitGetsATypedErrorNamingWhatWentTooDeep() throws {
+        let f = try Fixture()
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        func answer(_ frame: String) throws -> (answered: Bool, replies: [JSON]) {
+            let head = try #require(
+                Array(frame.utf8).withUnsafeBytes { VarlinkCallHead(tooDeep: $0, maxDepth: 64) }, "\(frame)")
+            let answered = f.service.answerTooDeep(head, from: f.connection, outbox: Outbox())
+            f.service.endBatch()
+            #expect(f.settle())
+            return (answered, try f.replies())
+        }
+        let route = try answer(
+            #"{"method":"io.notifyd.Router.Route","parameters":{"device":"d","payload":{"a":"# + deep + "}}}")
+        #expect(route.answered)
+        #expect(route.replies.first?["error"] == "io.notifyd.Router.InvalidPayload")
+        #expect(route.replies.first?["parameters"]?["field"] == "$")
+        let reason = route.replies.first?["parameters"]?["reason"]?.stringValue ?? ""
+        #expect(reason.hasPrefix("the payload is nested deeper than 64 levels at byte "), "\(reason)")
+        #expect(f.entries().contains { $0.event == .payloadRejected && $0.message.contains("nested deeper") })
+
+        let headers = try answer(#"{"method":"io.notifyd.Router.Route","parameters":{"headers":"# + deep + "}}")
+        #expect(headers.replies.first?["error"] == "org.varlink.service.InvalidParameter")
+        #expect(headers.replies.first?["parameters"]?["parameter"] == "headers")
+        let unknown = try answer(#"{"method":"io.notifyd.Router.Nope","parameters":{"x":"# + deep + "}}")
+        #expect(unknown.replies.first?["error"] == "org.varlink.service.MethodNotFound")
+        let oneway = try answer(
+            #"{"method":"io.notifyd.Router.Route","parameters":{"payload":"# + deep + #"},"oneway":true}"#)
+        #expect(oneway.answered && oneway.replies.isEmpty)
+        // Nesting outside the parameters cannot be put down to one of them: the server closes the connection.
+        let outside = try answer(#"{"method":"io.notifyd.Router.Route","more":"# + deep + "}")
+        #expect(!outside.answered && outside.replies.isEmpty)
+    }
 }
