@@ -12,7 +12,10 @@ CONFIG      ?= config/shop.yaml
 RUN_DIR     ?= $(CURDIR)/.run
 SOCKET      ?= $(RUN_DIR)/notifyd.sock
 STATE_DIR   ?= $(RUN_DIR)/state
-APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip valgrind
+TOOLS_DIR   ?= $(CURDIR)/.build/tools
+NODE_EXPORTER = $(TOOLS_DIR)/usr/bin/prometheus-node-exporter
+APT_PACKAGES = libsystemd-dev libyaml-dev libsqlite3-dev libmimalloc-dev pkg-config systemd graphviz python3-pip valgrind \
+               jq
 PIP_PACKAGES = varlink pytest
 # Cross-module optimization: the libraries' functions are inlined and their references counted across module
 # boundaries too (≈ 1% fewer instructions per request). A build flag, not a package
@@ -23,7 +26,8 @@ PIP_PACKAGES = varlink pytest
 # valgrind cannot read: profile a copy stripped with `strip --strip-debug`.
 RELEASE_FLAGS = -c release -Xswiftc -cross-module-optimization --experimental-lto-mode=full
 
-.PHONY: all deps build release test unit-test integration-test e2e-test instructions-test run bench fuzz install lint format clean
+.PHONY: all deps build release test unit-test integration-test e2e-test instructions-test run bench fuzz install \
+        install-docs lint format clean
 
 all: build
 
@@ -55,9 +59,17 @@ unit-test: deps
 	$(SWIFT) test --skip-build
 
 # The real binaries on temporary sockets, driven by the independent Python varlink client.
-integration-test: deps
+integration-test: deps $(NODE_EXPORTER)
 	$(SWIFT) build
 	python3 -m pytest -q Tests/integration
+
+# Prometheus' node exporter, whose textfile collector reads `notifyctl stats --format prometheus` in an integration
+# test: Debian's binary, unpacked under .build/tools (installing the package would also enable its service).
+$(NODE_EXPORTER):
+	@mkdir -p $(TOOLS_DIR)
+	cd $(TOOLS_DIR) && { apt-get download prometheus-node-exporter >/dev/null 2>&1 \
+	    || { apt-get update -qq && apt-get download prometheus-node-exporter; }; } \
+	    && dpkg-deb -x prometheus-node-exporter_*.deb . && rm -f prometheus-node-exporter_*.deb
 
 # A real systemd as PID 1 in a namespace, with the hardened units and the static binary.
 e2e-test: release
@@ -75,19 +87,20 @@ run: build
 	@echo "notifyd on $(SOCKET) — try: .build/debug/notifyctl --socket $(SOCKET) send examples/payloads/apns-offer.json"
 	.build/debug/notifyd --config $(CONFIG) --socket $(SOCKET) --state-dir $(STATE_DIR) --log-target console
 
-# Static binaries, units, catalog, sysusers entry, example config (kept if present), man pages.
+# Static binaries, units (the plain pair, and the template pair notifyd@NAME for several apps, each serving
+# /etc/notifyd/NAME.yaml), catalog, sysusers entry, example config (kept if present), then the manuals and documents.
+# The units name /usr/local/bin/notifyd and /usr/local/share/doc/notifyd: with another PREFIX, edit them to match.
 UNIT_DIR ?= /etc/systemd/system
-install: release
+install: release install-docs
 	install -D -m 755 .build/release/notifyd $(DESTDIR)$(PREFIX)/bin/notifyd
 	install -D -m 755 .build/release/notifyctl $(DESTDIR)$(PREFIX)/bin/notifyctl
 	install -D -m 644 systemd/notifyd.socket $(DESTDIR)$(UNIT_DIR)/notifyd.socket
 	install -D -m 644 systemd/notifyd.service $(DESTDIR)$(UNIT_DIR)/notifyd.service
+	install -D -m 644 systemd/notifyd@.socket $(DESTDIR)$(UNIT_DIR)/notifyd@.socket
+	install -D -m 644 systemd/notifyd@.service $(DESTDIR)$(UNIT_DIR)/notifyd@.service
 	install -D -m 644 systemd/notifyd.catalog $(DESTDIR)/usr/lib/systemd/catalog/notifyd.catalog
 	install -D -m 644 systemd/notifyd.sysusers $(DESTDIR)/usr/lib/sysusers.d/notifyd.conf
 	[ -e $(DESTDIR)/etc/notifyd/notifyd.yaml ] || install -D -m 644 config/shop.yaml $(DESTDIR)/etc/notifyd/notifyd.yaml
-	for page in man/*.[0-9]; do [ -e "$$page" ] || continue; \
-	    section=$${page##*.}; install -D -m 644 "$$page" $(DESTDIR)$(PREFIX)/share/man/man$$section/$$(basename $$page); done
-	install -D -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/notifyd/README.md
 	mkdir -p $(DESTDIR)/usr/share/bash-completion/completions
 	.build/release/notifyctl completion bash > $(DESTDIR)/usr/share/bash-completion/completions/notifyctl
 	if [ -z "$(DESTDIR)" ]; then \
@@ -95,6 +108,17 @@ install: release
 	    journalctl --update-catalog || true; \
 	    systemctl daemon-reload 2>/dev/null || true; \
 	fi
+
+# The manuals and documents the units name (Documentation=): man pages, README.md and docs/ (its pictures too, so
+# that the README's links hold). The end-to-end test installs them this way into its namespace.
+DOC_DIR ?= $(PREFIX)/share/doc/notifyd
+install-docs:
+	for page in man/*.[0-9]; do [ -e "$$page" ] || continue; \
+	    section=$${page##*.}; \
+	    install -D -m 644 "$$page" $(DESTDIR)$(PREFIX)/share/man/man$$section/$$(basename $$page); \
+	done
+	install -D -m 644 README.md $(DESTDIR)$(DOC_DIR)/README.md
+	for doc in docs/*.md docs/*.png; do install -D -m 644 "$$doc" "$(DESTDIR)$(DOC_DIR)/$$doc"; done
 
 # Figures, never assertions, all of the static release build that ships: in-process benchmarks, then notifyd
 # against the C floor side by side, one event loop against two and against two daemons, payload parsing

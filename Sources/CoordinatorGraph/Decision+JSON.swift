@@ -2,7 +2,7 @@ import DeepLink
 import JSON
 
 extension Decision {
-    /// The decision as the JSON of DESIGN.md §3 / `shapes.md`, keys in this order: `id`, `device`, `outcome`,
+    /// The decision as the JSON of docs/design.md §3, keys in this order: `id`, `device`, `outcome`,
     /// `source`, `page`, `path`, `steps`, `pending`, `warnings` and `trace` (each only when present), `createdAt`.
     public var json: JSON {
         var object = JSONObject(distinctKeysWithValues: [
@@ -218,7 +218,8 @@ extension DecisionSource {
 }
 
 extension Step {
-    /// `{"action", "coordinator"}` plus `child`, `parent` and `page` when set.
+    /// `{"action", "coordinator"}` plus `child`, `parent` and `page` when set; a page known as a value
+    /// (``pageValue``) also as its structured form, `pageId` and `arguments`, as in the page object of the contract.
     public var json: JSON {
         var object = JSONObject(distinctKeysWithValues: [
             "action": .string(action.rawValue), "coordinator": .string(coordinator),
@@ -226,6 +227,10 @@ extension Step {
         if let child { object.appendDistinct("child", .string(child)) }
         if let parent { object.appendDistinct("parent", .string(parent)) }
         if let page { object.appendDistinct("page", .string(page)) }
+        if page != nil, let pageValue {
+            object.appendDistinct("pageId", .string(pageValue.id.description))
+            object.appendDistinct("arguments", pageValue.argumentsJSON)
+        }
         return .object(object)
     }
 
@@ -236,14 +241,20 @@ extension Step {
         out.append(UInt8(ascii: "\""))
         if let child { JSON.writeMember("child", child, into: &out) }
         if let parent { JSON.writeMember("parent", parent, into: &out) }
-        if let page { JSON.writeMember("page", page, into: &out) }
+        if let page {
+            JSON.writeMember("page", page, into: &out)
+            pageValue?.writeStepMembers(into: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Reads a step; with a `graph`, the page description is parsed and typed into ``pageValue``.
+    /// Reads a step. Its page is typed into ``pageValue`` from its structured form (`pageId`, `arguments`), or,
+    /// without one (a decision stored before steps carried it), from its description when a `graph` is given; with a
+    /// `graph` the page is checked against it, and a description must describe the page of the structured form.
     public init(json: JSON, graph: Graph? = nil, at path: String = "$") throws(JSONDecodeError) {
         let object = try JSONReader.object(json, at: path)
-        try JSONReader.checkKeys(object, allowed: ["action", "coordinator", "child", "parent", "page"], at: path)
+        try JSONReader.checkKeys(
+            object, allowed: ["action", "coordinator", "child", "parent", "page", "pageId", "arguments"], at: path)
         let actionPath = JSONReader.member(path, "action")
         let actionText = try JSONReader.string(try JSONReader.required(object, "action", at: path), at: actionPath)
         guard let action = Action(rawValue: actionText) else {
@@ -258,16 +269,59 @@ extension Step {
         let parent = try Decision.optionalString(object["parent"], at: JSONReader.member(path, "parent"))
         let pagePath = JSONReader.member(path, "page")
         let page = try Decision.optionalString(object["page"], at: pagePath)
-        var pageValue: Page?
-        if let graph {
-            if graph.coordinator(coordinator) == nil {
-                throw JSONDecodeError(
-                    code: .unknownCoordinator, path: JSONReader.member(path, "coordinator"),
-                    message: "unknown coordinator '\(coordinator)'; the graph does not declare it")
-            }
-            if let page { pageValue = try PageCoding.parseDescription(page, graph: graph, at: pagePath) }
+        if let graph, graph.coordinator(coordinator) == nil {
+            throw JSONDecodeError(
+                code: .unknownCoordinator, path: JSONReader.member(path, "coordinator"),
+                message: "unknown coordinator '\(coordinator)'; the graph does not declare it")
         }
+        let pageValue = try Step.pageValue(object, description: page, graph: graph, at: path)
         self.init(action, coordinator, child: child, parent: parent, page: page, pageValue: pageValue)
+    }
+
+    /// The step's page as a value: from `pageId` and `arguments` when the step carries them, else from the
+    /// description when there is a graph to type it with; `nil` for a step without a page.
+    private static func pageValue(
+        _ object: JSONObject, description: String?, graph: Graph?, at path: String
+    ) throws(JSONDecodeError) -> Page? {
+        let pagePath = JSONReader.member(path, "page")
+        let idPath = JSONReader.member(path, "pageId")
+        let argumentsPath = JSONReader.member(path, "arguments")
+        guard let idJSON = object["pageId"] else {
+            if object["arguments"] != nil {
+                throw JSONDecodeError(
+                    code: .missingKey, path: idPath, message: "a step with the arguments of a page names its 'pageId'")
+            }
+            guard let description, let graph else { return nil }
+            return try PageCoding.parseDescription(description, graph: graph, at: pagePath)
+        }
+        guard let description else {
+            throw JSONDecodeError(
+                code: .missingKey, path: pagePath, message: "a step with a 'pageId' describes its page in 'page'")
+        }
+        let id = try JSONReader.string(idJSON, at: idPath)
+        guard let graph else {
+            return try PageCoding.decodeLoosely(
+                id: id, arguments: object["arguments"], description: description, idPath: idPath,
+                argumentsPath: argumentsPath)
+        }
+        let page = try PageCoding.decode(
+            id: id, arguments: object["arguments"], graph: graph, idPath: idPath, argumentsPath: argumentsPath)
+        guard page.description == description else {
+            throw JSONDecodeError(
+                code: .invalidValue, path: pagePath,
+                message: "'\(description)' does not describe the step's page, \(page.description)")
+        }
+        return page
+    }
+}
+
+extension Page {
+    /// Appends the members that carry a step's page as a value after its description: `,"pageId":…,"arguments":{…}`.
+    func writeStepMembers(into out: inout ByteWriter) {
+        JSON.writeRaw(",\"pageId\":", into: &out)
+        id.writeJSONString(into: &out)
+        JSON.writeRaw(",\"arguments\":", into: &out)
+        writeArgumentsJSON(into: &out)
     }
 }
 

@@ -1,12 +1,12 @@
 import DeepLink
 import JSON
 
-/// A routing decision (DESIGN.md §3): which page, the coordinators from the root to its owner, the ordered steps
+/// A routing decision (docs/design.md §3): which page, the coordinators from the root to its owner, the ordered steps
 /// that bring the device there, and the pending page when a gate is presented first; or, for a push with no page to
 /// open, that the app opens where it is (`opened`) or that there is nothing to open (`silent`).
 ///
-/// Built by ``Resolver``; written and read as the JSON of `shapes.md` (`Decision+JSON.swift`). The step grammar is
-/// documented on ``Resolver``.
+/// Built by ``Resolver``; written and read as the JSON of docs/design.md §3 (`Decision+JSON.swift`). The step
+/// grammar is documented on ``Resolver``.
 public struct Decision: Sendable, Hashable {
     /// How the page was reached, or why there is none.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
@@ -341,8 +341,9 @@ public struct Step: Sendable, Hashable, CustomStringConvertible {
     public var parent: String?
     /// The page's description (`popTo`, `push`, `setRoot`, `display`): `cart.offer(id: "SUMMER")`.
     public var page: String?
-    /// The typed page of ``page``, when known: always for steps the resolver makes; for decoded decisions only when
-    /// a graph was given.
+    /// The typed page of ``page``, when known: always for steps the resolver makes; for decoded decisions when the
+    /// step carried its structured form (`pageId`, `arguments`) or a graph was given. Written beside ``page`` as that
+    /// structured form.
     public var pageValue: Page?
 
     /// A step from its parts; for page steps prefer ``init(_:_:page:)``.
@@ -373,7 +374,8 @@ public struct Step: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
-    /// Steps are equal when their JSON is: ``pageValue`` is derived from ``page`` and not compared.
+    /// Steps are equal when they do the same: ``pageValue`` is the page ``page`` describes and is not compared (a
+    /// page read without a graph has its arguments typed loosely, a UUID as a string).
     public static func == (lhs: Step, rhs: Step) -> Bool {
         lhs.action == rhs.action && lhs.coordinator == rhs.coordinator && lhs.child == rhs.child
             && lhs.parent == rhs.parent && lhs.page == rhs.page

@@ -2,7 +2,7 @@ import DeepLink
 import JSON
 
 extension DeviceState: JSONWritable {
-    /// The state as the JSON of `shapes.md`:
+    /// The state as the JSON of docs/design.md §3:
     /// `{"path", "started", "tabs", "stacks", "conditions", "pending"}`.
     ///
     /// `tabs` and `stacks` are written with their keys sorted, so equal states serialize identically.
@@ -69,7 +69,7 @@ extension DeviceState: JSONWritable {
         JSONText(writing: self, capacity: 512)
     }
 
-    /// Reads a state from the JSON of `shapes.md`, checking every name against `graph`.
+    /// Reads a state from the JSON of docs/design.md §3, checking every name against `graph`.
     ///
     /// Absent keys mean empty (`pending` absent means none). Coordinators in `path` that are missing from
     /// `started` are added to it. Throws, naming the JSON path, for: a value of the wrong kind, an unknown key,

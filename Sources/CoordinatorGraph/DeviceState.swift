@@ -4,7 +4,7 @@ import DeepLink
 ///
 /// A value: the resolver reads one and returns the next (``Resolution/state``); applying a ``Decision`` to a
 /// state gives the state the decision's steps produce (``Resolver/apply(_:to:)``). Stored by the daemon and
-/// exchanged through `GetState`/`SetState` as the JSON of `shapes.md` (see `DeviceState+JSON.swift`).
+/// exchanged through `GetState`/`SetState` as the JSON of docs/design.md §3 (see `DeviceState+JSON.swift`).
 ///
 /// Invariants the resolver keeps (``init(json:graph:)`` checks the names): `path` starts with the
 /// root, every coordinator in `path` is in `started`, and a presented coordinator (`modal`, `flow`) is started

@@ -34,6 +34,8 @@ public struct TargetError: Error, Sendable, CustomStringConvertible {
     public let link: String
     /// Why each candidate was refused, in order: the lines `NoRoute.reasons` carries and explain prints.
     public let reasons: [String]
+    /// With explain: every candidate tried and why it was rejected, as a decision's trace would say it.
+    public var trace: [String] = []
 
     public var description: String {
         "no route for '\(link)'" + (reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; "))
@@ -153,7 +155,7 @@ extension Graph {
         guard let first = ownedButUnknown ?? candidates.first, let fallback = app.fallback,
             case .success(let page) = page(for: fallback)
         else {
-            return .failure(TargetError(link: firstLink, reasons: reasons))
+            return .failure(TargetError(link: firstLink, reasons: reasons, trace: trace))
         }
         if explain { trace.append("no candidate routed: fallback \(page)") }
         let source = DecisionSource(format: first.format.rawValue, field: first.field, link: first.link)

@@ -12,10 +12,20 @@ enum PageCoding {
         try JSONReader.checkKeys(object, allowed: ["id", "arguments", "description"], at: path)
         let idPath = JSONReader.member(path, "id")
         let idText = try JSONReader.string(try JSONReader.required(object, "id", at: path), at: idPath)
+        return try decode(
+            id: idText, arguments: object["arguments"], graph: graph, idPath: idPath,
+            argumentsPath: JSONReader.member(path, "arguments"))
+    }
+
+    /// A page's structured form, its id and its arguments (`nil`: none given), checked against the graph as
+    /// ``decode(_:graph:at:)`` checks a page object; `idPath` and `argumentsPath` say where they are (a page object's
+    /// `id` and `arguments`, a step's `pageId` and `arguments`).
+    static func decode(
+        id idText: String, arguments: JSON?, graph: Graph, idPath: String, argumentsPath: String
+    ) throws(JSONDecodeError) -> Page {
         let definition = try pageDefinition(idText, graph: graph, at: idPath)
-        let argumentsPath = JSONReader.member(path, "arguments")
         let given =
-            try object["arguments"].map { (json) throws(JSONDecodeError) in
+            try arguments.map { (json) throws(JSONDecodeError) in
                 try JSONReader.object(json, at: argumentsPath)
             } ?? JSONObject()
         for (label, _) in given where !definition.declaration.parameters.contains(where: { $0.label == label }) {
@@ -52,17 +62,26 @@ enum PageCoding {
         try JSONReader.checkKeys(object, allowed: ["id", "arguments", "description"], at: path)
         let idPath = JSONReader.member(path, "id")
         let idText = try JSONReader.string(try JSONReader.required(object, "id", at: path), at: idPath)
-        guard let id = PageID(idText) else {
-            throw JSONDecodeError(
-                code: .unknownPage, path: idPath, message: "'\(idText)' is not a page id; expected 'coordinator.case'")
-        }
         let descriptionPath = JSONReader.member(path, "description")
         let description = try object["description"].map { (json) throws(JSONDecodeError) in
             try JSONReader.string(json, at: descriptionPath)
         }
-        let argumentsPath = JSONReader.member(path, "arguments")
+        return try decodeLoosely(
+            id: idText, arguments: object["arguments"], description: description, idPath: idPath,
+            argumentsPath: JSONReader.member(path, "arguments"))
+    }
+
+    /// A page's structured form read without a graph, as ``decodeLoosely(_:at:)`` reads a page object; `description`
+    /// is the page's description when it came with it.
+    static func decodeLoosely(
+        id idText: String, arguments json: JSON?, description: String?, idPath: String, argumentsPath: String
+    ) throws(JSONDecodeError) -> Page {
+        guard let id = PageID(idText) else {
+            throw JSONDecodeError(
+                code: .unknownPage, path: idPath, message: "'\(idText)' is not a page id; expected 'coordinator.case'")
+        }
         var arguments: [Page.Argument] = []
-        if let json = object["arguments"] {
+        if let json {
             for (label, value) in try JSONReader.object(json, at: argumentsPath) {
                 let typed: Value
                 switch value {

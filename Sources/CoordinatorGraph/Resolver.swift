@@ -78,7 +78,8 @@ import JSON
 /// ## Pending links across decisions
 ///
 /// A gated decision sets the pending link, a resumed one clears it, and any decision whose steps stop the pending
-/// link's gate (a `dismiss`) drops it. ``apply(_:to:)`` defines what each step does to a state.
+/// link's gate (a `dismiss`) drops it. ``apply(_:to:)`` defines what each step does to a state. A decision that
+/// drops a pending link that had not expired, or puts another in its place, says so in its `warnings`.
 public final class Resolver: Sendable {
     /// The graph resolved against.
     public let graph: Graph
@@ -266,6 +267,7 @@ public final class Resolver: Sendable {
             walk.state.path.isEmpty || (outcome == .resumed && showsNothingButTheWay(to: path, walk: &walk))
         activateRoot(walk: &walk)
         var pending: Pending?
+        var warnings: [String]?
         let reported: Decision.Outcome
         if let gate = firstUnmetCondition(path: path, page: definition, walk: &walk) {
             let presented = try presentGate(
@@ -275,6 +277,11 @@ public final class Resolver: Sendable {
                 expiresAt: now.adding(seconds: graph.pendingExpirySeconds))
             if let older = walk.state.pending, older.page != page || older.gate != entry.gate {
                 walk.note("pending \(page) replaces pending \(older.page)")
+                if !older.isExpired(at: now) {
+                    warnings = [
+                        "pending page \(older.page) dropped: \(page) now waits behind \(entry.gate) in its place"
+                    ]
+                }
             }
             walk.note("pending \(page) until \(entry.expiresAt) behind \(entry.gate)")
             walk.state.pending = entry
@@ -286,14 +293,14 @@ public final class Resolver: Sendable {
             walk.emit(.display, owner, page: page, resolver: self)
             if outcome == .resumed {
                 walk.state.pending = nil
-            } else {
-                dropPendingIfGateStopped(walk: &walk)
+            } else if let dropped = dropPendingIfGateStopped(walk: &walk), !dropped.isExpired(at: now) {
+                warnings = ["pending page \(dropped.page) dropped: this decision dismissed \(dropped.gate), its gate"]
             }
             reported = outcome
         }
         return Decision(
             metadata: consume metadata, outcome: reported, page: page, path: [], pathIndices: path,
-            plan: walk.finishedPlan(self), pending: pending, trace: walk.trace,
+            plan: walk.finishedPlan(self), pending: pending, warnings: warnings, trace: walk.trace,
             createdAt: now)
     }
 
@@ -341,12 +348,13 @@ public final class Resolver: Sendable {
         walk.emit(.activate, rootIndex, resolver: self)
     }
 
-    /// Drops the pending link when the walk's steps stopped its gate.
-    func dropPendingIfGateStopped(walk: inout Walk) {
-        if let pending = walk.state.pending, !isStarted(pending.gate, in: walk.state) {
-            walk.note("pending \(pending.page) dropped: its gate \(pending.gate) was dismissed")
-            walk.state.pending = nil
-        }
+    /// Drops the pending link when the walk's steps stopped its gate; returns it when it did.
+    @discardableResult
+    func dropPendingIfGateStopped(walk: inout Walk) -> Pending? {
+        guard let pending = walk.state.pending, !isStarted(pending.gate, in: walk.state) else { return nil }
+        walk.note("pending \(pending.page) dropped: its gate \(pending.gate) was dismissed")
+        walk.state.pending = nil
+        return pending
     }
 }
 

@@ -147,6 +147,7 @@ struct StepPlan: Sendable {
                 } else {
                     page.writeDescriptionJSONString(into: &out)
                 }
+                page.writeStepMembers(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -279,9 +279,14 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
 
     /// The page object of the decision contract: `{"id", "arguments", "description"}`.
     public var json: JSON {
+        .object(["id": .string(id.description), "arguments": argumentsJSON, "description": .string(description)])
+    }
+
+    /// The arguments as the page object's `arguments`: an object of the values by label, in declaration order.
+    public var argumentsJSON: JSON {
         var args = JSONObject()
         for a in arguments { args[a.label] = a.value.json }
-        return .object(["id": .string(id.description), "arguments": .object(args), "description": .string(description)])
+        return .object(args)
     }
 
     /// Appends the text of ``json`` without building it.
@@ -295,14 +300,9 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
         let idStart = out.count
         id.writeJSONString(into: &out)
         let idText = idStart..<out.count
-        JSON.writeRaw(",\"arguments\":{", into: &out)
-        for (i, argument) in arguments.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.writeString(argument.label, into: &out)
-            out.append(UInt8(ascii: ":"))
-            argument.value.writeJSON(into: &out)
-        }
-        JSON.writeRaw("},\"description\":", into: &out)
+        JSON.writeRaw(",\"arguments\":", into: &out)
+        writeArgumentsJSON(into: &out)
+        JSON.writeRaw(",\"description\":", into: &out)
         let start = out.count
         if arguments.isEmpty {
             out.appendCopy(of: idText)
@@ -312,6 +312,18 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
         let description = start..<out.count
         out.append(UInt8(ascii: "}"))
         return description
+    }
+
+    /// Appends the text of ``argumentsJSON`` without building it.
+    public func writeArgumentsJSON(into out: inout ByteWriter) {
+        out.append(UInt8(ascii: "{"))
+        for (i, argument) in arguments.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeString(argument.label, into: &out)
+            out.append(UInt8(ascii: ":"))
+            argument.value.writeJSON(into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Appends ``description`` as a quoted JSON string.

@@ -26,7 +26,7 @@ public enum NotifyDaemon {
                 print(error.description)
                 return 0
             }
-            writeStderr(error.description + "\n")
+            writeStderr("notifyd: " + error.description + "\n")
             return 2
         }
         maskGroupAndOthers()
@@ -117,13 +117,12 @@ public enum NotifyDaemon {
 
         var store: StateStore?
         if let directory = settings.stateDirectory {
+            try StateDirectory.create(directory)
             extendTimeoutForLargeDatabase(in: directory)
             do {
                 store = try StateStore(directory: directory, historyLimit: settings.historyLimit)
             } catch {
-                journal.log(
-                    .stateStoreError, priority: .error, message: "cannot open the state store: \(error)",
-                    fields: [(JournalField.reason, error.description)])
+                // Journaled once, as the start failure.
                 throw StartupError(message: "cannot open the state store: \(error)")
             }
         }

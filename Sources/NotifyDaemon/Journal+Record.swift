@@ -174,16 +174,22 @@ public struct JournalRecord: ~Copyable {
     ///
     /// A key is the field's name without `NOTIFYD_`, lowercased; a value is quoted when it is empty or holds a
     /// space, a quote or `=` (see ``writeConsoleValue(escaped:into:)``). An entry with continuation lines leaves
-    /// out its reason field, which they say in full.
+    /// out its reason field, which they say in full, and so does an entry whose message already holds the reason
+    /// (a failure's line says it once).
     func writeConsoleLine(identifier: String, pid: Int32, into out: inout ByteWriter) {
         bytes.withBytes { all in
             Self.writeConsolePrefix(identifier: identifier, pid: pid, into: &out)
             let messageStart = Self.messagePrefix.utf8CodeUnitCount
-            out.append(
-                UnsafeBufferPointer(rebasing: all[messageStart..<(lineStarts.first.map { $0 - 1 } ?? messageEnd)]))
+            let message = UnsafeBufferPointer(
+                rebasing: all[messageStart..<(lineStarts.first.map { $0 - 1 } ?? messageEnd)])
+            out.append(message)
             for field in fields {
                 let name = UnsafeBufferPointer(rebasing: all[field.name..<(field.value - 1)])
-                if hasLines, Self.equals(name, JournalField.reason) { continue }
+                if Self.equals(name, JournalField.reason),
+                    hasLines || Self.contains(message, UnsafeBufferPointer(rebasing: all[field.value..<field.end]))
+                {
+                    continue
+                }
                 out.append(UInt8(ascii: " "))
                 Self.appendConsoleKey(name, into: &out)
                 out.append(UInt8(ascii: "="))
@@ -218,6 +224,18 @@ public struct JournalRecord: ~Copyable {
         out.append(UInt8(ascii: "["))
         JSON.writeInt(Int(pid), into: &out)
         out.append("]: ")
+    }
+
+    /// True when `needle` (not empty) occurs in `haystack`.
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == needle[0]
+            && memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0
+        {
+            return true
+        }
+        return false
     }
 
     private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {

@@ -1,6 +1,6 @@
 /// The events notifyd journals, each with a stable `MESSAGE_ID` explained in `systemd/notifyd.catalog`.
 ///
-/// The ids are part of the journal contract (DESIGN §6): `journalctl MESSAGE_ID=…` finds every entry
+/// The ids are part of the journal contract (docs/design.md §6): `journalctl MESSAGE_ID=…` finds every entry
 /// of one kind across versions. Never change an id; add a new case (and a catalog section) instead.
 public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     /// A routing decision was made (and, unless a dry run, persisted).
@@ -44,7 +44,7 @@ public enum JournalEvent: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Names of the journal fields notifyd writes (DESIGN §6), for `Journal.log(_:priority:message:fields:)`.
+/// Names of the journal fields notifyd writes (docs/design.md §6), for `Journal.log(_:priority:message:fields:)`.
 public enum JournalField {
     /// The decision id (`Decision.id`).
     public static let decisionID = "NOTIFYD_DECISION_ID"

@@ -1,3 +1,5 @@
+import CoordinatorGraph
+
 /// How the daemon was asked to run: `notifyd --config PATH [--socket PATH] [--state-dir DIR] [--log-target …]`.
 public struct Settings: Sendable, Equatable {
     /// Where journal entries go.
@@ -71,14 +73,28 @@ public struct Settings: Sendable, Equatable {
           --event-loops N          event-loop threads; the N - 1 beside the main one answer the dry
                                    runs made for no device, on the connections handed to them    [1]
           --print-message-id EVENT print the journal MESSAGE_ID of an event (decisionMade, configRejected, …)
+          --version                print notifyd's version
           -h, --help               this text
+
+        A --state-dir that does not exist is created (mode 0700). Several apps on one host: the template units
+        notifyd@NAME.socket and notifyd@NAME.service serve /etc/notifyd/NAME.yaml on /run/notifyd/NAME.sock.
         """
 
-    /// A command-line mistake, with the text to print; or the answer to `--help`.
+    /// The options `parse` knows, for "did you mean" (`--print-message-id` is read before it).
+    static let optionNames = [
+        "--config", "--socket", "--state-dir", "--log-target", "--socket-mode", "--allow-uid", "--max-message",
+        "--max-connections", "--max-connections-per-uid", "--idle-timeout", "--history-limit", "--rate-limit",
+        "--event-loops", "--print-message-id", "--version", "--help",
+    ]
+
+    /// The hint every command-line mistake ends with.
+    static let helpHint = "'notifyd --help' lists the options"
+
+    /// A command-line mistake, with the text to print; or the answer to `--help` or `--version`.
     public struct UsageError: Error, CustomStringConvertible, Sendable {
-        /// What was wrong, or the usage text.
+        /// What was wrong, or the usage text, or the version.
         public let description: String
-        /// True for `--help`: the text goes to standard output and the exit status is 0.
+        /// True for `--help` and `--version`: the text goes to standard output and the exit status is 0.
         public var isHelp = false
     }
 
@@ -88,7 +104,7 @@ public struct Settings: Sendable, Equatable {
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {
             i += 1
-            guard i < arguments.count else { throw UsageError(description: "\(flag) needs a value\n\n\(usage)") }
+            guard i < arguments.count else { throw UsageError(description: "\(flag) needs a value; \(helpHint)") }
             return arguments[i]
         }
         func number(_ flag: String) throws(UsageError) -> Int {
@@ -135,12 +151,23 @@ public struct Settings: Sendable, Equatable {
                 }
                 settings.eventLoops = n
             case "-h", "--help": throw UsageError(description: usage, isHelp: true)
-            default: throw UsageError(description: "unknown option '\(arg)'\n\n\(usage)")
+            case "--version": throw UsageError(description: "notifyd \(notifydVersion)", isHelp: true)
+            default:
+                let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
+                var message = "unknown option '\(arg)'"
+                if arg.contains("="), optionNames.contains(name) {
+                    message += "; give the value as a word of its own: \(name) VALUE"
+                } else if let near = NameSuggestion.closest(to: name, in: optionNames) {
+                    message += " (did you mean '\(near)'?)"
+                } else if !arg.hasPrefix("-") {
+                    message = "unexpected argument '\(arg)': notifyd takes options only"
+                }
+                throw UsageError(description: message + "; " + helpHint)
             }
             i += 1
         }
         guard !settings.configPath.isEmpty else {
-            throw UsageError(description: "--config is required\n\n\(usage)")
+            throw UsageError(description: "--config is required: notifyd --config PATH [options]; \(helpHint)")
         }
         if settings.eventLoops > 1, settings.rateLimitPerUID > 0 {
             throw UsageError(

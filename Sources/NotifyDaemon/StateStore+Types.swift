@@ -11,9 +11,9 @@ public enum StoreWrite: Sendable {
     /// Replaces a device's navigation state with the text `value` writes, written by the thread that commits (the
     /// daemon's event loop hands the state over and goes on); otherwise as ``stateText(device:text:pendingExpiresMs:updatedMs:)``.
     case stateValue(device: String, value: any JSONWritable, pendingExpiresMs: Int64?, updatedMs: Int64)
-    /// Records a routing decision in the history (DESIGN §3), its page's description in the `page` column (written
-    /// by the thread that commits). A decision whose id is already stored is ignored: a recorded decision is never
-    /// rewritten.
+    /// Records a routing decision in the history (docs/design.md §3), its page's description in the `page` column
+    /// (written by the thread that commits). A decision whose id is already stored is ignored: a recorded decision is
+    /// never rewritten.
     case decision(id: String, device: String?, createdMs: Int64, outcome: String, page: Page?, decision: JSONText)
     /// Deletes a device's navigation state and pending link; its past decisions stay in the
     /// bounded history.
@@ -125,7 +125,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var remedy: String {
         switch code {
         case .directoryMissing:
-            return "create the directory (systemd does so with StateDirectory=) or pass another --state-dir"
+            return "pass a directory as --state-dir (notifyd makes a missing one; systemd makes its own with "
+                + "StateDirectory=)"
         case .readOnly:
             return "notifyd needs write access to the state directory and the database in it; "
                 + "fix ownership and mode, or pass a writable --state-dir"
@@ -154,6 +155,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let code = sqliteCode == 0 ? "" : " (SQLite code \(sqliteCode))"
-        return "state store \(path): \(message)\(code): \(remedy)"
+        return "\(path): \(message)\(code); \(remedy)"
     }
 }

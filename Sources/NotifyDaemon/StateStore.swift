@@ -529,7 +529,8 @@ public final class StateStore {
         guard stat(directory, &info) == 0 else {
             let e = errno
             let code: StoreError.Code = e == ENOENT || e == ENOTDIR ? .directoryMissing : .unreadable
-            throw StoreError(code: code, message: "cannot use state directory: \(errnoText(e))", path: directory)
+            let problem = code == .directoryMissing ? "does not exist" : "cannot be used: \(errnoText(e))"
+            throw StoreError(code: code, message: "the state directory \(problem)", path: directory)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw StoreError(

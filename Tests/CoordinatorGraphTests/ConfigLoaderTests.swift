@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func designDocumentExampleLoadsAsWritten() throws {
-        // DESIGN.md §2, verbatim: declarations, expressions and patterns unquoted, also inside [ ] and { }.
+        // docs/design.md §2, verbatim: declarations, expressions and patterns unquoted, also inside [ ] and { }.
         let yaml = """
             version: 1
             app:

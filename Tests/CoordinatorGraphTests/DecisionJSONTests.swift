@@ -25,7 +25,10 @@ import Testing
                 { "action": "activate",  "coordinator": "app" },
                 { "action": "selectTab", "coordinator": "main", "child": "cart" },
                 { "action": "start",     "coordinator": "cart", "parent": "main" },
-                { "action": "display",   "coordinator": "cart", "page": "cart.offer(id: \"SUMMER\")" }
+                {
+                  "action": "display", "coordinator": "cart", "page": "cart.offer(id: \"SUMMER\")",
+                  "pageId": "cart.offer", "arguments": { "id": "SUMMER" }
+                }
               ],
               "pending": null,
               "createdAt": "2024-05-01T12:34:56.789Z"
@@ -106,6 +109,10 @@ import Testing
         for step in [
             Step(action, "cart"), Step(action, "a \"quoted\" coordinator\n", parent: "main"),
             Step(action, "main", child: "cart"), Step(action, "cart", page: #"cart.offer(id: "A")"#),
+            Step(
+                action, "catalog",
+                page: S.p("catalog.filters", ["slug": .string("a \"b\"\n"), "sort": .enumCase("rating")])),
+            Step(action, "account", page: S.p("account.order", ["id": .int(-7)])),
         ] {
             var out = ByteWriter()
             step.writeJSON(into: &out)
@@ -119,8 +126,40 @@ import Testing
         let decoded = try Decision(json: try JSON.parse(original.json.serialized))
         #expect(decoded.page == page)
         #expect(decoded.steps == original.steps)
-        #expect(decoded.steps.allSatisfy { $0.pageValue == nil })
         #expect(decoded.json == original.json)
+    }
+
+    /// Every page step carries its page as a value (`pageId`, `arguments`) beside its description, so a client
+    /// without the graph reads the steps' pages typed, as it reads the decision's own page.
+    @Test func stepPagesCarryTheirStructuredFormAndReadBackWithoutAGraph() throws {
+        let page = S.p("catalog.filters", ["slug": .string("a \"b\""), "sort": .enumCase("rating")])
+        let original = try S.resolve(page, nil).decision
+        let steps = try #require(original.json["steps"]?.arrayValue)
+        let pageSteps = steps.filter { $0["page"] != nil }
+        #expect(pageSteps.count >= 2, "a cold start to a page with a back page has two page steps")
+        for step in pageSteps {
+            #expect(step.objectValue?.keys.suffix(3) == ["page", "pageId", "arguments"])
+        }
+        #expect(pageSteps.last?["pageId"] == "catalog.filters")
+        #expect(pageSteps.last?["arguments"] == ["slug": "a \"b\"", "sort": "rating"])
+        let decoded = try Decision(json: try JSON.parse(original.json.serialized))
+        #expect(decoded.steps.map(\.pageValue) == original.steps.map(\.pageValue))
+        #expect(decoded.steps.last?.pageValue == page)
+    }
+
+    /// A decision stored before steps carried their pages' structured form (the history keeps the text it was
+    /// given) still reads: without a graph its steps keep their descriptions, with one they are typed from them.
+    @Test func stepWithOnlyItsPageDescriptionStillReads() throws {
+        let text = #"""
+            {"id": "x", "outcome": "routed", "page": {"id": "account.order", "arguments": {"id": 42}}, "path": [],
+             "steps": [{"action": "display", "coordinator": "account", "page": "account.order(id: 42)"}],
+             "createdAt": "2024-05-01T12:00:00Z"}
+            """#
+        let loose = try Decision(json: try JSON.parse(text))
+        #expect(loose.steps.first?.pageValue == nil)
+        #expect(loose.json["steps"]?.arrayValue?.first?["pageId"] == nil, "written back as it was read")
+        let typed = try Decision(json: try JSON.parse(text), graph: S.graph)
+        #expect(typed.steps.first?.pageValue == S.p("account.order", ["id": .int(42)]))
     }
 
     @Test func decisionWithOptionalKeysAbsentDecodes() throws {
@@ -159,6 +198,34 @@ import Testing
             #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "#
                 + #""steps": [{"action": "push", "coordinator": "ghost"}], "# + at + "}",
             .unknownCoordinator, "$.steps[0].coordinator"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [{"#
+                + #""action": "push", "coordinator": "cart", "page": "cart.gift", "pageId": "cart.gift"}], "# + at
+                + "}",
+            .unknownPage, "$.steps[0].pageId"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [{"#
+                + #""action": "push", "coordinator": "cart", "page": "cart.offer(id: 1)", "pageId": "cart.offer", "#
+                + #""arguments": {"id": 1}}], "# + at + "}",
+            .invalidArgument, "$.steps[0].arguments.id"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [{"#
+                + #""action": "push", "coordinator": "cart", "page": "cart.offer(id: \"B\")", "#
+                + #""pageId": "cart.offer", "arguments": {"id": "A"}}], "# + at + "}",
+            .invalidValue, "$.steps[0].page"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [{"#
+                + #""action": "push", "coordinator": "cart", "page": "cart.cart", "arguments": {}}], "# + at + "}",
+            .missingKey, "$.steps[0].pageId"
+        ),
+        (
+            #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [{"#
+                + #""action": "push", "coordinator": "cart", "pageId": "cart.cart"}], "# + at + "}",
+            .missingKey, "$.steps[0].page"
         ),
         (
             #"{"id": "x", "outcome": "routed", "page": {"id": "cart.cart"}, "path": [], "steps": [], "#

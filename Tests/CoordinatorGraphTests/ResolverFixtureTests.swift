@@ -2,7 +2,7 @@ import CoordinatorGraph
 import DeepLink
 import Testing
 
-/// A shop graph built from Swift values (no patterns, so no matcher is involved), shaped like DESIGN.md §2 with a
+/// A shop graph built from Swift values (no patterns, so no matcher is involved), shaped like docs/design.md §2 with a
 /// few additions that exercise every kind, several parents, chained gates and argument propagation.
 ///
 /// ```

@@ -71,7 +71,7 @@ import Testing
     // MARK: Known devices: the minimal diff
 
     @Test func knownDeviceStartsATabWithoutSynthesizingItsRootPage() throws {
-        // DESIGN.md §3's example: main is visible on the catalog tab, cart was never opened.
+        // docs/design.md §3's example: main is visible on the catalog tab, cart was never opened.
         let state = try S.state(after: [S.p("catalog.home")])
         let r = try S.resolve(S.p("cart.offer", ["id": .string("SUMMER")]), state)
         #expect(

@@ -41,7 +41,11 @@ import Varlink
         (["--config", "c", "--log-target", "syslog"], "--log-target takes auto, journal or console"),
         (["--config", "c", "--socket-mode", "999"], "--socket-mode takes an octal mode"),
         (["--config", "c", "--idle-timeout", "-1"], "--idle-timeout takes a whole number"),
-        (["--config", "c", "--frobnicate"], "unknown option '--frobnicate'"),
+        (["--config", "c", "--frobnicate"], "unknown option '--frobnicate'; 'notifyd --help' lists the options"),
+        (["--confg", "c"], "unknown option '--confg' (did you mean '--config'?); 'notifyd --help' lists the options"),
+        (["--config", "c", "--event-loop", "2"], "(did you mean '--event-loops'?)"),
+        (["--config=c"], "unknown option '--config=c'; give the value as a word of its own: --config VALUE"),
+        (["c.yaml"], "unexpected argument 'c.yaml': notifyd takes options only"),
         (["--config", "c", "--event-loops", "0"], "--event-loops takes 1 to 64, not 0"),
         (["--config", "c", "--event-loops", "65"], "--event-loops takes 1 to 64, not 65"),
         (["--config", "c", "--event-loops", "2", "--rate-limit", "5"], "does not combine with --rate-limit"),
@@ -50,7 +54,26 @@ import Varlink
         #expect {
             _ = try Settings.parse(arguments, environment: [:])
         } throws: { error in
-            (error as? Settings.UsageError)?.description.contains(message) ?? false
+            guard let error = error as? Settings.UsageError else { return false }
+            // One line that says what was wrong, never the whole usage text.
+            return error.description.contains(message) && !error.description.contains("\n") && !error.isHelp
+        }
+    }
+
+    @Test func versionIsAnAnswerNotAMistake() {
+        #expect {
+            _ = try Settings.parse(["--version"], environment: [:])
+        } throws: { error in
+            (error as? Settings.UsageError).map { $0.isHelp && $0.description == "notifyd \(notifydVersion)" } ?? false
+        }
+    }
+
+    /// Every option the parser takes is one "did you mean" can suggest, and the other way round.
+    @Test func theOptionsSuggestedAreTheOptionsParsed() throws {
+        for name in Settings.optionNames where !["--help", "--version", "--print-message-id"].contains(name) {
+            let value = ["--log-target": "console", "--socket-mode": "0600", "--config": "c", "--socket": "s"][name]
+            let arguments = ["--config", "c", name, value ?? "1"]
+            #expect(throws: Never.self, "\(name)") { try Settings.parse(arguments, environment: [:]) }
         }
     }
 }
@@ -229,6 +252,7 @@ import Varlink
         var sum = LatencyHistogram()
         for part in parts { sum.add(part) }
         #expect(sum.total == all.total && sum.maxNanoseconds == all.maxNanoseconds)
+        #expect(sum.sumNanoseconds == all.sumNanoseconds && all.sumNanoseconds == 40_504_500_000)
         for fraction in [0.1, 0.5, 0.9, 0.99, 1.0] { #expect(sum.percentile(fraction) == all.percentile(fraction)) }
     }
 }

@@ -90,6 +90,24 @@ import Testing
                 + "notifyd[9]:   c.yaml:1:2: error: a\n" + #"notifyd[9]:   c.yaml:3:4: error: b\nFORGED=1"# + "\n")
     }
 
+    /// A failure's console line says its reason once: the field is left out when the message holds it already,
+    /// and kept when it says more. The journal keeps the field either way.
+    @Test func aReasonTheMessageAlreadySaysIsLeftOffTheConsoleLine() {
+        let failure = JournalEntry(
+            event: .startFailed, priority: .error, message: "notifyd failed: the state directory is not writable",
+            fields: [(JournalField.reason, "the state directory is not writable"), (JournalField.config, "c.yaml")],
+            fileID: "NotifyDaemon/Daemon.swift", line: 7, function: "run()")
+        #expect(
+            failure.consoleLine(identifier: "notifyd", pid: 9)
+                == "notifyd[9]: notifyd failed: the state directory is not writable config=c.yaml\n")
+        #expect(
+            failure.journalFields(identifier: "notifyd").contains("NOTIFYD_REASON=the state directory is not writable"))
+        let more = entry(message: "payload rejected", fields: [(JournalField.reason, "expected an object")])
+        #expect(
+            more.consoleLine(identifier: "notifyd", pid: 9)
+                == "notifyd[9]: payload rejected reason=\"expected an object\"\n")
+    }
+
     @Test(arguments: [
         ("plain", "plain"), ("tab\there", #"tab\there"#), ("nul\u{0}", #"nul\x00"#),
         ("del\u{7F}", #"del\x7f"#), ("c1\u{85}", #"c1\u0085"#), ("ls\u{2028}", #"ls\u2028"#),

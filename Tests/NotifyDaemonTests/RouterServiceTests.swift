@@ -207,6 +207,24 @@ import Varlink
         // A flow that provides a condition but is not presented is still NotPresented.
         let notPresented = try f.call("FlowFinished", ["device": "d1", "coordinator": "login"])
         #expect(notPresented["error"] == "io.notifyd.Router.NotPresented")
+        #expect(notPresented["parameters"] == ["coordinator": "login", "presented": []])
+    }
+
+    @Test func finishingACoordinatorTheGraphLacksNamesTheNearestThatCanFinish() throws {
+        let f = try Fixture()
+        _ = try f.call("Resolve", ["device": "d1", "link": "shop://cart/checkout"])
+        let typo = try f.call("FlowFinished", ["device": "d1", "coordinator": "logn"])
+        #expect(typo["error"] == "io.notifyd.Router.InvalidParameter")
+        #expect(
+            typo["parameters"] == [
+                "parameter": "coordinator", "value": "logn", "reason": "no coordinator 'logn' in the graph",
+                "suggestion": "login",
+            ])
+        let far = try f.call("FlowFinished", ["device": "d1", "coordinator": "zzzzzzzz"])
+        #expect(far["parameters"]?["suggestion"] == .null)
+        // Gated behind login: login is presented, membership is not.
+        let other = try f.call("FlowFinished", ["device": "d1", "coordinator": "membership"])
+        #expect(other["parameters"] == ["coordinator": "membership", "presented": ["login"]])
     }
 
     @Test func aStateTheStoreCannotReadIsAnErrorNotAnUnknownDevice() throws {

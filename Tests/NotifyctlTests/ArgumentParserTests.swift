@@ -7,7 +7,7 @@ import Testing
     func invocation(_ arguments: [String]) throws -> Invocation {
         guard case .run(let invocation) = try parser.parse(arguments) else {
             Issue.record("expected a command to run for \(arguments)")
-            throw NotifyctlError.failure("not a run")
+            throw NotifyctlError.usage("not a run")
         }
         return invocation
     }

@@ -30,7 +30,7 @@ import Testing
 
     /// What bash completes for the words typed so far (the last one is being completed), run in a directory
     /// holding `shop.yaml`, `notes.txt` and the folder `out`.
-    static func complete(_ words: [String]) throws -> [String] {
+    static func complete(_ words: [String], before: String = "") throws -> [String] {
         let root = try SwiftToolchain.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = root.appendingPathComponent("work")
@@ -55,6 +55,7 @@ import Testing
         let quoted = split.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let program = """
             source ../notifyctl.bash
+            \(before)
             COMP_WORDS=(\(quoted.joined(separator: " ")))
             COMP_CWORD=\(split.count - 1)
             _notifyctl
@@ -63,6 +64,24 @@ import Testing
         let result = try SwiftToolchain.run(try #require(bash), ["-c", program], in: directory)
         #expect(result.status == 0, "bash failed: \(result.errors)")
         return result.output.split(separator: "\n").map(String.init).sorted()
+    }
+
+    /// `--app` completes the apps of the template units: the sockets in /run/notifyd and the configs in
+    /// /etc/notifyd, without the plain units' own.
+    @Test(.enabled(if: CompletionTests.bash != nil, "needs bash"))
+    func appCompletesTheTemplateUnitsApps() throws {
+        let root = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["run/shop.sock", "run/notifyd.sock", "etc/news.yaml", "etc/shop.yaml", "etc/notifyd.yaml"] {
+            let url = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: url)
+        }
+        let dirs = "_notifyctl_app_dirs='\(root.path)/run \(root.path)/etc'"
+        #expect(try Self.complete(["notifyctl", "--app", ""], before: dirs) == ["news", "shop"])
+        #expect(try Self.complete(["notifyctl", "stats", "--app", "s"], before: dirs) == ["shop"])
+        #expect(try Self.complete(["notifyctl", "stats", "--app=n"], before: dirs) == ["news"])
     }
 
     @Test(.enabled(if: CompletionTests.bash != nil, "needs bash"))

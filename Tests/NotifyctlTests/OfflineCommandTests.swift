@@ -129,22 +129,70 @@ import Testing
                     + "allowed; allowed: shop.example.com, *.shop.example.com\n"), "\(run.output)")
     }
 
-    @Test func offlineForeignLinkWithoutAFallbackIsNoRouteWithTheReason() throws {
+    /// config/shop.yaml without its fallback page: a refused link is then `NoRoute`.
+    static func shopWithoutFallback() throws -> String {
         let shop = try String(
             contentsOf: Fixtures.repository.appendingPathComponent("config/shop.yaml"), encoding: .utf8)
         let config = shop.replacingOccurrences(of: "  fallback: catalog.home\n", with: "")
         #expect(config != shop)
+        return config
+    }
+
+    @Test func offlineForeignLinkWithoutAFallbackIsNoRouteWithTheReason() throws {
+        let config = try Self.shopWithoutFallback()
         let run = Fixtures.run(
             ["resolve", "--offline", "nofallback.yaml", "https://evil.example.net/cart"],
             files: ["nofallback.yaml": config])
         #expect(run.status == .failure)
         #expect(
             run.errors == """
-                notifyctl: error: io.notifyd.Router.NoRoute: link: https://evil.example.net/cart
+                notifyctl: error: no page for 'https://evil.example.net/cart' [io.notifyd.Router.NoRoute]
                   link: 'https://evil.example.net/cart' is refused: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
-                notifyctl: note: each line above is a refused candidate and why; 'notifyctl explain' shows every pattern tried
+                notifyctl: note: 'notifyctl explain --dry-run' with the same link or payload shows every pattern tried
 
                 """)
+    }
+
+    /// A refused link, explained: the trace of every candidate and why it was refused, as text and as JSON.
+    @Test(arguments: [
+        ("http://shop.example.com/cart", "offline-explain-refused-scheme.txt"),
+        ("shop://cart/%zz", "offline-explain-refused-escape.txt"),
+        ("https://evil.example.net/cart", "offline-explain-refused-host.txt"),
+    ])
+    func offlineExplainOfARefusedLinkPrintsTheTrace(link: String, golden: String) throws {
+        let files = ["nofallback.yaml": try Self.shopWithoutFallback()]
+        let run = Fixtures.run(["explain", "--offline", "nofallback.yaml", link], files: files)
+        #expect(run.status == .failure)
+        #expect(run.output.isEmpty)
+        #expect(run.errors.contains("\nnotifyctl: trace:\n  link: link '\(link)'\n"))
+        Fixtures.expectGolden(run.errors, golden)
+
+        let json = Fixtures.run(["explain", "--offline", "nofallback.yaml", "--json", link], files: files)
+        #expect(json.status == .failure)
+        #expect(json.errors.isEmpty)
+        let error = try JSON.parse(json.output)
+        #expect(error["error"] == "io.notifyd.Router.NoRoute")
+        #expect(error["parameters"]?["link"] == .string(link))
+        #expect(error["parameters"]?["reasons"]?.arrayValue?.count == 1)
+        let trace = try #require(error["trace"]?.arrayValue)
+        #expect(trace.first == .string("link: link '\(link)'"))
+        #expect(trace.last?.stringValue?.hasPrefix("link: '\(link)' is refused: ") == true)
+        #expect(error["message"] == .string("no page for '\(link)'"))
+    }
+
+    @Test func offlineExplainOfARefusedPayloadTracesEveryCandidate() throws {
+        let payload =
+            #"{"aps": {"alert": "x"}, "deeplink": "ftp://shop.example.com/a", "url": "https://evil.example.net/b"}"#
+        let run = Fixtures.run(
+            ["explain", "--offline", "nofallback.yaml", "p.json"],
+            files: ["p.json": payload, "nofallback.yaml": try Self.shopWithoutFallback()])
+        #expect(run.status == .failure)
+        #expect(run.errors.contains("  deeplink: link 'ftp://shop.example.com/a'\n"))
+        #expect(run.errors.contains("  url: link 'https://evil.example.net/b'\n"))
+        #expect(
+            run.errors.contains(
+                "  url: 'https://evil.example.net/b' is refused: host 'evil.example.net' is not allowed"),
+            "\(run.errors)")
     }
 
     @Test func offlinePayloadWarningsArePartOfTheDecision() throws {
@@ -172,8 +220,10 @@ import Testing
         let strict = Fixtures.run(
             ["send", "--offline", "config/shop.yaml", "--strict", "p.json"], files: ["p.json": payload])
         #expect(strict.status == .failure)
-        #expect(strict.errors.contains("io.notifyd.Router.PayloadTooLarge"), "\(strict.errors)")
-        #expect(strict.errors.contains("max: 4096"), "\(strict.errors)")
+        #expect(
+            strict.errors.hasPrefix(
+                "notifyctl: error: the payload is 4245 bytes, more than the 4096 bytes accepted "
+                    + "[io.notifyd.Router.PayloadTooLarge]\n"), "\(strict.errors)")
     }
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {
@@ -182,8 +232,8 @@ import Testing
         #expect(run.status == .failure)
         #expect(
             run.errors.hasPrefix(
-                "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected an integer, found string; "
-                    + "field: aps.badge"), "\(run.errors)")
+                "notifyctl: error: invalid payload at aps.badge: expected an integer, found string "
+                    + "[io.notifyd.Router.InvalidPayload]"), "\(run.errors)")
     }
 
     @Test func offlineAlertWithoutALinkIsOpened() {
@@ -217,8 +267,8 @@ import Testing
         #expect(run.status == .failure)
         #expect(
             run.errors.hasPrefix(
-                "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected 10, 5 or 1, found \"7\"; "
-                    + "field: headers.apns-priority"), "\(run.errors)")
+                "notifyctl: error: invalid payload at headers.apns-priority: expected 10, 5 or 1, found \"7\" "
+                    + "[io.notifyd.Router.InvalidPayload]"), "\(run.errors)")
     }
 
     @Test func aHeaderWithoutAColonIsAUsageError() {

@@ -80,7 +80,7 @@ import Varlink
         #expect(printed["outcome"] == "routed")
     }
 
-    @Test func errorReplyPrintsItsNameAndParameters() {
+    @Test func errorReplyLeadsWithTheSentenceThenTheName() {
         let router = FakeRouter()
         router.replies["Resolve"] = .failure(
             .reply(.noRoute(link: "shop://nowhere", reasons: ["link: no pattern matches 'shop://nowhere'"])))
@@ -88,35 +88,37 @@ import Varlink
         #expect(run.status == .failure)
         #expect(
             run.errors == """
-                notifyctl: error: io.notifyd.Router.NoRoute: link: shop://nowhere
+                notifyctl: error: no page for 'shop://nowhere' [io.notifyd.Router.NoRoute]
                   link: no pattern matches 'shop://nowhere'
-                notifyctl: note: each line above is a refused candidate and why; 'notifyctl explain' shows every pattern tried
+                notifyctl: note: 'notifyctl explain --dry-run' with the same link or payload shows every pattern tried
 
                 """)
     }
 
-    @Test func invalidPayloadShowsReasonAndField() {
+    @Test func invalidPayloadSaysWhereAndWhy() {
         let router = FakeRouter()
         router.replies["Route"] = .failure(.reply(.invalidPayload(reason: "expected an integer", field: "aps.badge")))
         let run = Fixtures.run(["send", "p.json"], files: ["p.json": Self.payload], router: router)
         #expect(
             run.errors
-                == "notifyctl: error: io.notifyd.Router.InvalidPayload: reason: expected an integer; field: aps.badge\n"
+                == "notifyctl: error: invalid payload at aps.badge: expected an integer [io.notifyd.Router.InvalidPayload]\n"
         )
     }
 
-    @Test func configInvalidListsEveryError() {
+    @Test func configInvalidListsEveryErrorAndNamesTheFileToValidate() {
         let router = FakeRouter()
         router.replies["Reload"] = .failure(
-            .reply(.configInvalid(errors: ["shop.yaml:3:1: error: a", "shop.yaml:9:5: error: b"])))
+            .reply(
+                .configInvalid(
+                    errors: ["shop.yaml:3:1: error: a", "shop.yaml:9:5: error: b"], config: "/etc/notifyd/shop.yaml")))
         let run = Fixtures.run(["reload"], router: router)
         #expect(run.status == .failure)
         #expect(
             run.errors == """
-                notifyctl: error: io.notifyd.Router.ConfigInvalid
+                notifyctl: error: notifyd refused the new configuration (2 problems) and keeps serving the loaded one [io.notifyd.Router.ConfigInvalid]
                   shop.yaml:3:1: error: a
                   shop.yaml:9:5: error: b
-                notifyctl: note: the loaded configuration is kept; 'notifyctl validate CONFIG' shows the same findings offline
+                notifyctl: note: 'notifyctl validate /etc/notifyd/shop.yaml' shows the same findings without the daemon
 
                 """)
     }
@@ -200,22 +202,33 @@ import Varlink
                 "no pending page resumed: it expired\n"))
     }
 
-    @Test func finishWithJSONPrintsTheResumedDecisionOrNull() throws {
+    /// `--json finish` prints all that `finish` prints: the resumed decision (or null), the state and why nothing
+    /// resumed.
+    @Test func finishWithJSONPrintsTheWholeReply() throws {
         let router = FakeRouter()
         let resumed = try JSON.parse(DecisionPrinterTests.resumed)
-        router.replies["FlowFinished"] = .success(["resumed": resumed, "state": Self.state, "dropped": nil])
-        #expect(try JSON.parse(Fixtures.run(["finish", "tv-1", "login", "--json"], router: router).output) == resumed)
+        let reply: JSONObject = ["resumed": resumed, "state": Self.state, "dropped": nil]
+        router.replies["FlowFinished"] = .success(reply)
+        #expect(
+            try JSON.parse(Fixtures.run(["finish", "tv-1", "login", "--json"], router: router).output) == .object(reply)
+        )
 
         router.replies["FlowFinished"] = .success(["resumed": nil, "state": Self.state, "dropped": "it expired"])
         let run = Fixtures.run(["finish", "tv-1", "login", "--json"], router: router)
         #expect(run.status == .success)
-        #expect(run.output == "null\n")
+        let printed = try JSON.parse(run.output)
+        #expect(printed["resumed"] == .null)
+        #expect(printed["state"] == Self.state)
+        #expect(printed["dropped"] == "it expired")
     }
 
     @Test func statsInfoAndReloadPrintTheirReplies() {
         let router = FakeRouter()
         router.replies["GetStats"] = .success([
-            "stats": ["requests": 12, "outcomes": ["routed": 10, "gated": 2], "latencyMicroseconds": ["p50": 12.5]]
+            "stats": [
+                "requests": 12, "decisions": 12, "outcomes": ["routed": 10, "gated": 2],
+                "latencyMicroseconds": ["p50": 12.5],
+            ]
         ])
         router.replies["org.varlink.service.GetInfo"] = .success([
             "vendor": "notifyd", "product": "notifyd", "version": "0.1.0", "url": "https://example.com",
@@ -224,12 +237,13 @@ import Varlink
         router.replies["Reload"] = .success(["generation": 3, "warnings": ["shop.yaml:4:3: warning: shadowed"]])
         #expect(
             Fixtures.run(["stats"], router: router).output == """
-                requests             12
-                outcomes
-                  routed  10
-                  gated   2
-                latencyMicroseconds
-                  p50  12.5
+                notifyd
+                ├─ requests   12
+                ├─ decisions  12: routed 10, gated 2
+                ├─ formats    none
+                ├─ errors     none
+                ├─ latency    p50 12.5 µs
+                └─ store      none: state is kept in memory
 
                 """)
         let info = Fixtures.run(["info", "--socket", "/s.sock"], router: router).output

@@ -22,7 +22,7 @@ struct FixtureFiles: FileReading {
         if let bytes = files[path] { return bytes }
         let full = path.hasPrefix("/") ? path : Fixtures.repository.appendingPathComponent(path).path
         if let data = FileManager.default.contents(atPath: full) { return Array(data) }
-        throw .failure("cannot read '\(path)': no such file")
+        throw .cannotRead(path, "no such file")
     }
 }
 

@@ -48,7 +48,7 @@ import Testing
         #expect(
             run.errors == """
                 notifyctl: error: unknown command 'sned'; did you mean 'send'?
-                Usage: notifyctl [--socket PATH] [--json] COMMAND ...
+                Usage: notifyctl [--socket PATH | --app NAME] [--json] COMMAND ...
 
                 """)
     }

@@ -115,11 +115,15 @@ import Testing
         let errors: [VarlinkError] = [
             .invalidPayload(reason: "r", field: "f"), .noRoute(link: "l", reasons: ["r"]), .unknownPage("p"),
             .unknownDevice("d"),
-            .decisionNotFound(id: "i"), .payloadTooLarge(size: 2, max: 1), .configInvalid(errors: ["e"]),
-            .rateLimited(retryAfterMs: 5), .invalidState(reason: "r", field: "f"), .notPresented(coordinator: "c"),
+            .decisionNotFound(id: "i"), .payloadTooLarge(size: 2, max: 1),
+            .configInvalid(errors: ["e"], config: "c.yaml"),
+            .rateLimited(retryAfterMs: 5), .invalidState(reason: "r", field: "f"),
+            .notPresented(coordinator: "c", presented: ["p"]),
+            .invalidName(parameter: "coordinator", value: "x", reason: "r", suggestion: "y"),
+            .invalidName(parameter: "coordinator", value: "x", reason: "r", suggestion: nil),
             .providesNothing(coordinator: "c", reason: "r"), .stateNotSaved(reason: "r"), .stateUnreadable(reason: "r"),
         ]
-        #expect(errors.count == router.errors.count)
+        #expect(Set(errors.map(\.name)).count == router.errors.count)
         for error in errors {
             let name = try #require(error.name.split(separator: ".").last)
             let declaration = try #require(router.error(named: name), "\(error.name) is not declared")

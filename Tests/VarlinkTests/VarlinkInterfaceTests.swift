@@ -16,8 +16,8 @@ import Testing
         #expect(
             interface.errors.map(\.name) == [
                 "InvalidPayload", "NoRoute", "UnknownPage", "UnknownDevice", "DecisionNotFound", "PayloadTooLarge",
-                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented", "ProvidesNothing", "StateNotSaved",
-                "StateUnreadable",
+                "ConfigInvalid", "RateLimited", "InvalidState", "NotPresented", "InvalidParameter", "ProvidesNothing",
+                "StateNotSaved", "StateUnreadable",
             ])
         #expect(interface.text == RouterInterface.idl)
     }

@@ -4,7 +4,8 @@
 # The host's /etc and /var/lib are seen through overlays whose writes stay in this namespace, and the state
 # directories and the persistent journal start empty: the checks see this run's state and entries only, and the
 # run leaves nothing on the host. notifyd is installed as `make install` would: the binaries in /usr/local/bin,
-# the config in /etc/notifyd, the notifyd group by systemd-sysusers, so the shipped ExecStart runs unchanged.
+# the manuals and documents in /usr/local/share, the config in /etc/notifyd, the notifyd group by systemd-sysusers,
+# so the shipped ExecStart runs unchanged.
 # Then it becomes systemd.
 # Run as: unshare --pid --fork --mount --mount-proc --propagation private boot-systemd.sh STAGE
 set -eu
@@ -29,6 +30,9 @@ if [ -d /var/log/journal ]; then
 fi
 
 mount --bind "$stage/bin" /usr/local/bin
+# The manuals and documents as `make install-docs` staged them (the units name them: systemd-analyze verify looks).
+overlay /usr/local/share
+cp -R "$stage/root/usr/local/share/." /usr/local/share/
 mkdir -p /etc/notifyd
 mount --bind "$stage/etc" /etc/notifyd
 systemd-sysusers "$stage/units/notifyd.sysusers"
@@ -37,7 +41,8 @@ mkdir -p /run/systemd/system
 for unit in systemd-tmpfiles-setup.service systemd-tmpfiles-setup-dev.service systemd-tmpfiles-clean.timer; do
     ln -s /dev/null "/run/systemd/system/$unit"
 done
-cp "$stage/units/notifyd.socket" "$stage/units/notifyd.service" /run/systemd/system/
+cp "$stage/units/notifyd.socket" "$stage/units/notifyd.service" "$stage/units/notifyd@.socket" \
+    "$stage/units/notifyd@.service" /run/systemd/system/
 mkdir -p /run/systemd/system/notifyd.service.d
 cp "$stage/units/e2e.conf" /run/systemd/system/notifyd.service.d/e2e.conf
 exec /lib/systemd/systemd --system --log-target=kmsg --show-status=false

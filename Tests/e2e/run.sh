@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end test under a real systemd: boots systemd as PID 1 in a PID+mount namespace, installs the
-# freshly built static binaries and the shipped units as `make install` would (the shipped ExecStart runs
-# unchanged; a drop-in only shortens the watchdog and the restart delay), and proves socket activation,
-# READY=1, journal fields, reload (broken, then fixed), watchdog restart, state across restarts, every decision of
-# a burst above journald's default rate limit in the journal, a clean stop, and a start refused for a broken
-# config. The namespace starts with an empty state directory and journal, and the journal checks are scoped to
-# the service invocation they are about. Cleans up (poweroff) even when
-# a step fails; the host keeps nothing of the run.
+# freshly built static binaries, the shipped units, manuals and documents as `make install` would (the shipped
+# ExecStart runs unchanged; a drop-in only shortens the watchdog and the restart delay), and proves the units verify
+# clean, socket activation, READY=1, journal fields (and the README's journal example), reload (broken, then
+# fixed), watchdog restart, state across restarts, every decision of a burst above journald's default rate limit in
+# the journal, a clean stop, a start refused for a broken config, and two apps served side by side by the template
+# units notifyd@.socket/notifyd@.service. The namespace starts with an empty state directory and journal, and the
+# journal checks are scoped to the service invocation they are about. Cleans up (poweroff) even when a step fails;
+# the host keeps nothing of the run.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${NOTIFYD_RELEASE_DIR:-$root/.build/release}
@@ -25,6 +26,12 @@ config=$stage/etc/notifyd.yaml
 cp "$root/config/shop.yaml" "$config"
 cp "$root/examples/payloads/apns-offer.json" "$stage/"
 cp "$root/systemd/notifyd.socket" "$root/systemd/notifyd.service" "$root/systemd/notifyd.sysusers" "$stage/units/"
+# The manuals and documents, staged by the Makefile's own rule (boot-systemd.sh puts them in /usr/local/share).
+make -s -C "$root" install-docs DESTDIR="$stage/root" >/dev/null || { echo "e2e: make install-docs failed"; exit 1; }
+cp "$root/systemd/notifyd@.socket" "$root/systemd/notifyd@.service" "$stage/units/"
+# The template units' two apps: /etc/notifyd/NAME.yaml each.
+cp "$root/config/shop.yaml" "$stage/etc/shop.yaml"
+cp "$root/examples/configs/news.yaml" "$stage/etc/news.yaml"
 chmod -R a+rX "$stage"
 # Only what the test must change: a watchdog and a restart delay short enough to wait for.
 cat > "$stage/units/e2e.conf" <<CONF
@@ -127,6 +134,27 @@ status_lacks() { # status_lacks TEXT: the service's STATUS= does not contain TEX
 }
 
 ns systemctl daemon-reload
+units_verify() { # systemd-analyze verify prints nothing for the shipped units (it also runs man on their manuals)
+    local out
+    out=$(ns systemd-analyze verify /run/systemd/system/notifyd.socket /run/systemd/system/notifyd.service 2>&1) \
+        && [ -z "$out" ] || { echo "$out"; return 1; }
+}
+check "the shipped units verify clean, their manuals installed" units_verify
+documents_installed() { # every file:// document the units name is installed
+    local unit uri found=0
+    for unit in notifyd.socket notifyd.service; do
+        for uri in $(ns systemctl show -P Documentation "$unit"); do
+            case "$uri" in
+                file://*)
+                    found=$((found + 1))
+                    ns test -s "${uri#file://}" || { echo "missing: $uri"; return 1; }
+                    ;;
+            esac
+        done
+    done
+    [ "$found" -gt 0 ]
+}
+check "the documents the units name are installed" documents_installed
 check "socket unit starts" ns systemctl start notifyd.socket
 check "service waits for its first client" test "$(prop ActiveState)" = inactive
 
@@ -165,6 +193,9 @@ fields+=" and e.get('NOTIFYD_LINK') == 'shop://offers/SUMMER' and e.get('NOTIFYD
 fields+=" and e.get('CODE_FILE') == 'NotifyDaemon/RouterService+Routing.swift' and e.get('CODE_LINE', '').isdigit()"
 fields+=" and e.get('CODE_FUNC', '').startswith('countAndJournal')"
 check "the decision is in the journal with its fields" journal_has "$first_run" decisionMade "$fields"
+ctl --device ipad-7 send "$stage/apns-offer.json" >/dev/null
+check "the README's journal example prints what the README shows" \
+    python3 "$root/Tests/integration/readme_blocks.py" run-e2e nsenter -t "$pid1" -m -p
 check "the start is journaled with the config loaded" journal_has "$first_run" configLoaded \
     "'(generation 1,' in e.get('MESSAGE', '') and e.get('NOTIFYD_CONFIG') == '/etc/notifyd/notifyd.yaml'"
 
@@ -265,9 +296,53 @@ check "with the finding as config rejected" journal_has "$failed_run" configReje
 ns systemctl stop notifyd.service notifyd.socket
 cp "$stage/good.yaml" "$config"
 
+# Several apps on one host: notifyd@shop and notifyd@news, each with its config, socket, state directory and user.
+app() { ns "$stage/bin/notifyctl" --app "$@"; }
+app_prop() { ns systemctl show -P "$2" "notifyd@$1.service"; }
+check "the template sockets of two apps start" ns systemctl start notifyd@shop.socket notifyd@news.socket
+check "each app's socket is /run/notifyd/NAME.sock" ns test -S /run/notifyd/shop.sock -a -S /run/notifyd/news.sock
+page_of() { python3 -c "import json,sys; print(json.load(sys.stdin)['page']['id'])"; }
+check "notifyctl --app shop routes with the shop's graph" \
+    test "$(app shop --json resolve --device "$device" shop://offers/SUMMER | page_of)" = cart.offer
+check "notifyctl --app news routes with the news graph" \
+    test "$(app news --json resolve --device "$device" news://articles/42 | page_of)" = feed.article
+error_of() { python3 -c "import json,sys; print(json.load(sys.stdin)['error'])"; }
+check "each app refuses the other's links" \
+    test "$(app shop --json resolve news://articles/42 | error_of)/$(app news --json resolve shop://cart | error_of)" \
+    = io.notifyd.Router.NoRoute/io.notifyd.Router.NoRoute
+check "both instances run, each a process of its own" \
+    test "$(app_prop shop ActiveState)/$(app_prop news ActiveState)" = active/active \
+    -a "$(app_prop shop MainPID)" != "$(app_prop news MainPID)"
+uid_of() { ns ps -o uid= -p "$(app_prop "$1" MainPID)" | tr -d ' '; }
+check "each instance runs as a dynamic user of its own" test "$(uid_of shop)" != "$(uid_of news)"
+reads_its_own() { # the instance's command line names /etc/notifyd/NAME.yaml and /var/lib/notifyd-NAME
+    local cmdline
+    cmdline=$(ns cat "/proc/$(app_prop "$1" MainPID)/cmdline" | tr '\0' ' ')
+    [[ "$cmdline" == *"--config /etc/notifyd/$1.yaml --state-dir /var/lib/notifyd-$1 "* ]]
+}
+both_read_their_own() { reads_its_own shop && reads_its_own news; }
+check "each instance reads /etc/notifyd/NAME.yaml and keeps state in /var/lib/notifyd-NAME" both_read_their_own
+stored() { app "$1" --json stats | python3 -c "import json,sys; print(json.load(sys.stdin)['stats']['store']['decisions'])"; }
+check "each app's state directory holds its own decision" \
+    test "$(stored shop)/$(stored news)" = 1/1 \
+    -a "$(ns ls /var/lib/private/notifyd-shop /var/lib/private/notifyd-news | grep -c '^notifyd.sqlite$')" = 2
+exposure() { # the overall exposure systemd-analyze security gives a unit
+    ns systemd-analyze security --no-pager "$1" 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p'
+}
+plain_exposure=$(exposure notifyd.service)
+check "notifyd@.service is hardened as notifyd.service is (exposure ${plain_exposure:-?})" \
+    test -n "$plain_exposure" -a "$(exposure notifyd@shop.service)" = "$plain_exposure"
+prometheus_has() { app "$1" stats --format prometheus | grep -qxF "$2"; }
+check "stats --format prometheus labels each app's samples" \
+    prometheus_has news 'notifyd_decisions_total{app="news",outcome="routed"} 1'
+ns systemctl stop notifyd@shop.service notifyd@shop.socket notifyd@news.service notifyd@news.socket
+check "both instances stop cleanly" \
+    test "$(app_prop shop Result)/$(app_prop shop ExecMainStatus) $(app_prop news Result)/$(app_prop news ExecMainStatus)" \
+    = "success/0 success/0"
+
 if [ "$fail" -gt 0 ]; then
-    ns systemctl status --no-pager notifyd.socket notifyd.service
-    ns journalctl --no-pager -n 60 -u notifyd.socket -u notifyd.service
+    ns systemctl status --no-pager notifyd.socket notifyd.service notifyd@shop.service notifyd@news.service
+    ns journalctl --no-pager -n 60 -u notifyd.socket -u notifyd.service -u notifyd@shop.service -u notifyd@news.service
 fi
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,7 +10,7 @@ import pytest
 from conftest import EXAMPLES, NOTIFYCTL
 
 ROUTER = "io.notifyd.Router"
-# The keys of the routing decision of the contract (DESIGN.md §3) and its time; `trace` only with explain.
+# The keys of the routing decision of the contract (docs/design.md §3) and its time; `trace` only with explain.
 DECISION_KEYS = {"id", "device", "outcome", "source", "page", "path", "steps", "pending", "createdAt"}
 ONLINE_COMMANDS = ["send", "resolve", "explain", "decision", "history", "state", "finish", "monitor", "stats",
                    "reload", "info"]
@@ -144,18 +144,24 @@ def test_finish_resumes_the_page_behind_the_gate(daemon):
     assert "\n\ndevice f-1\n" in text and "├─ conditions  session\n" in text
 
     json_of(daemon, "resolve", "--device", "f-2", "https://shop.example.com/account/orders/7")
-    resumed = json_of(daemon, "finish", "f-2", "login")
+    finished = json_of(daemon, "finish", "f-2", "login")
+    assert set(finished) == {"resumed", "state", "dropped"} and finished["dropped"] is None
+    resumed = finished["resumed"]
     assert set(resumed) == DECISION_KEYS
     assert resumed["outcome"] == "resumed" and resumed["page"]["description"] == "account.order(id: 7)"
     assert json_of(daemon, "decision", resumed["id"]) == resumed
 
-    # Login shown by itself: finishing it satisfies the condition but resumes nothing.
+    # Login shown by itself: finishing it satisfies the condition but resumes nothing; --json prints the whole
+    # reply, as the text does.
     json_of(daemon, "resolve", "--device", "f-3", "shop://login")
-    assert ok(daemon, "--json", "finish", "f-3", "login") == "null\n"
+    reply = json_of(daemon, "finish", "f-3", "login")
+    assert reply["resumed"] is None and reply["dropped"] is None
+    assert reply["state"]["conditions"] == ["session"]
     # Nothing presented any more: an error reply.
     result = ctl(daemon, "finish", "f-3", "login")
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr.startswith(f"notifyctl: error: {ROUTER}.NotPresented: coordinator: login")
+    assert result.stderr.startswith("notifyctl: error: 'login' is not presented on this device, so it cannot finish")
+    assert result.stderr.rstrip().endswith(f"[{ROUTER}.NotPresented]")
 
 
 class Lines:
@@ -212,7 +218,8 @@ def test_monitor_receives_the_decisions_routed_by_another_notifyctl(daemon):
 def test_stats_prints_the_counters(daemon):
     json_of(daemon, "resolve", "--dry-run", "shop://offers/A")
     text = ok(daemon, "stats")
-    assert "configGeneration     1\n" in text and "\nlatencyMicroseconds\n" in text
+    assert text.startswith("notifyd  pid ") and " · config generation 1 · 1 event loop\n" in text.splitlines()[0] + "\n"
+    assert "\n├─ decisions    1: routed 1\n" in text and "\n├─ latency      p50 " in text
     stats = json_of(daemon, "stats")["stats"]
     assert stats["decisions"] >= 1 and stats["configGeneration"] == 1
     assert set(stats["connections"]) == {"open", "accepted", "refused", "dropped"}
@@ -225,11 +232,18 @@ def test_reload_reports_the_generation_or_every_problem(daemon):
         good = f.read()
     with open(daemon.config, "w") as f:
         f.write(good.replace("kind: stack", "kind: stackk", 1))
-    for args in (["reload"], ["--json", "reload"]):
-        result = ctl(daemon, *args)
-        assert (result.returncode, result.stdout) == (1, "")
-        assert result.stderr.startswith(f"notifyctl: error: {ROUTER}.ConfigInvalid\n")
-        assert "stackk" in result.stderr and "the loaded configuration is kept" in result.stderr
+    result = ctl(daemon, "reload")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.startswith(
+        "notifyctl: error: notifyd refused the new configuration (1 problem) and keeps serving the loaded one "
+        f"[{ROUTER}.ConfigInvalid]\n")
+    assert "stackk" in result.stderr
+    assert f"'notifyctl validate {daemon.config}' shows the same findings" in result.stderr
+    result = ctl(daemon, "--json", "reload")
+    assert (result.returncode, result.stderr) == (1, "")
+    error = json.loads(result.stdout)
+    assert error["error"] == f"{ROUTER}.ConfigInvalid" and error["parameters"]["config"] == daemon.config
+    assert len(error["parameters"]["errors"]) == 1 and "stackk" in error["parameters"]["errors"][0]
     assert json_of(daemon, "stats")["stats"]["configGeneration"] == 3
 
 
@@ -253,9 +267,10 @@ def test_every_command_has_help(daemon, command):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["decision", "no-such-id"], f"notifyctl: error: {ROUTER}.DecisionNotFound: id: no-such-id\n"),
-        (["--json", "decision", "no-such-id"], f"notifyctl: error: {ROUTER}.DecisionNotFound: id: no-such-id\n"),
-        (["finish", "unknown-device", "login"], f"notifyctl: error: {ROUTER}.UnknownDevice: device: unknown-device\n"),
+        (["decision", "no-such-id"], f"notifyctl: error: no decision 'no-such-id' in the history [{ROUTER}.DecisionNotFound]\n"),
+        (["finish", "unknown-device", "login"],
+         f"notifyctl: error: notifyd has no state for device 'unknown-device': no decision was made for it yet "
+         f"[{ROUTER}.UnknownDevice]\n"),
     ],
 )
 def test_an_error_reply_exits_1_with_the_message_on_stderr(daemon, args, message):

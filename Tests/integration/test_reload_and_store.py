@@ -322,7 +322,7 @@ def test_the_journal_says_config_loaded_at_start_and_names_the_device_of_a_rejec
     assert d.stop() == 0
     log = d.log()
     assert re.search(r"]: config \S+ loaded \(generation 1, \d+ coordinators, 0 warnings\) config=", log), log
-    assert re.search(r"]: no route: .*link=https://evil.example.com/x .*device=dev-nr", log), log
+    assert re.search(r"]: no route for 'https://evil.example.com/x': .* link=https://evil.example.com/x .*device=dev-nr", log), log
     assert re.search(r"]: payload rejected: .*device=dev-ip", log), log
 
 

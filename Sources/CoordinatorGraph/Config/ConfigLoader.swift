@@ -24,7 +24,7 @@ public struct LoadedConfig: Sendable {
     }
 }
 
-/// Loads a graph config (DESIGN.md §2): parse, decode, validate, freeze.
+/// Loads a graph config (docs/design.md §2): parse, decode, validate, freeze.
 ///
 /// Pure: the caller reads the file and passes its bytes and name (the name only labels findings).
 /// Every problem is reported in one pass; a config with any error yields no graph.

@@ -42,7 +42,7 @@ extension CallHandler {
 }
 
 /// Accepts clients on the listening socket and moves varlink frames between sockets and the
-/// ``CallHandler``, enforcing the limits of DESIGN.md §7: message size, JSON depth, connections in
+/// ``CallHandler``, enforcing the limits of docs/design.md §7: message size, JSON depth, connections in
 /// total and per uid, idle time, and a per-connection output bound (a client that does not read
 /// its replies is not read from until it does).
 ///

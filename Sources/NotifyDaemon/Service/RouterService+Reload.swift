@@ -37,7 +37,7 @@ extension RouterService {
                     (JournalField.config, settings.configPath), (JournalField.reason, findings.joined(separator: "; ")),
                 ])
             onReload?(.failure(problems))
-            throw VarlinkError.configInvalid(errors: findings)
+            throw VarlinkError.configInvalid(errors: findings, config: settings.configPath)
         }
     }
 

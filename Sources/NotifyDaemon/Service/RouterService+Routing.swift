@@ -165,7 +165,7 @@ extension RouterService {
             (JournalField.peerUID, String(connection.peer.uid)),
         ]
         if let device { fields.append((JournalField.device, device)) }
-        loopJournal.log(.payloadRejected, priority: .notice, message: "no route: \(error)", fields: fields)
+        loopJournal.log(.payloadRejected, priority: .notice, message: "\(error)", fields: fields)
         return VarlinkError.noRoute(link: error.link, reasons: error.reasons)
     }
 
@@ -216,9 +216,8 @@ extension RouterService {
     func mapResolveError(_ error: ResolveError) -> VarlinkError {
         switch error.code {
         case .unknownPage, .unreachable, .noProvider: return .unknownPage(error.subject)
-        case .unknownCoordinator: return .invalidParameter("coordinator")
         case .providesNothing: return .providesNothing(coordinator: error.subject, reason: error.message)
-        case .notStarted: return .notPresented(coordinator: error.subject)
+        case .unknownCoordinator, .notStarted: return flowFinishedError(error, state: nil)
         }
     }
 
@@ -237,7 +236,7 @@ extension RouterService {
                 coordinator, state: state, now: now,
                 metadata: DecisionMetadata(id: ids.make(milliseconds: now.millisecondsSince1970), device: device))
         } catch {
-            throw mapResolveError(error)
+            throw flowFinishedError(error, state: state)
         }
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
@@ -258,6 +257,25 @@ extension RouterService {
         }
         saveState(config.resolver.resolved(result.state), for: device, now: now)
         return .durable(reply)
+    }
+
+    /// FlowFinished's refusal: a coordinator the graph does not declare names the nearest one that can finish;
+    /// one that is not presented lists those of `state` that are.
+    func flowFinishedError(_ error: ResolveError, state: DeviceState?) -> VarlinkError {
+        let graph = config.graph
+        let finishable = { (name: String) in graph.coordinator(name).map { !$0.provides.isEmpty } ?? false }
+        switch error.code {
+        case .unknownCoordinator:
+            let names = graph.coordinators.map(\.name).filter(finishable)
+            return .invalidName(
+                parameter: "coordinator", value: error.subject,
+                reason: "no coordinator '\(error.subject)' in the graph",
+                suggestion: NameSuggestion.closest(to: error.subject, in: names))
+        case .notStarted:
+            return .notPresented(coordinator: error.subject, presented: (state?.started ?? []).filter(finishable))
+        case .unknownPage, .unreachable, .noProvider, .providesNothing:
+            return mapResolveError(error)
+        }
     }
 
     // MARK: recording
@@ -378,7 +396,7 @@ extension RouterService {
 }
 
 /// A decision's journal entry, formatted on the journal's thread: `MESSAGE` "routed cart.offer(id: …) for D" (or
-/// "opened for D", "silent for D") and the decision fields of DESIGN.md §6: without a page, no `NOTIFYD_PAGE` and no
+/// "opened for D", "silent for D") and the decision fields of docs/design.md §6: without a page, no `NOTIFYD_PAGE` and no
 /// `NOTIFYD_PATH`; `NOTIFYD_TOPIC` when the push came with an `apns-topic`.
 struct DecisionJournalDetails: JournalDetails {
     let decision: Decision

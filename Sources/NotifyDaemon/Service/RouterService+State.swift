@@ -64,20 +64,35 @@ extension RouterService {
         throw VarlinkError.decisionNotFound(id: id)
     }
 
+    /// The latest decisions, newest first: the same ones ``getDecision(id:)`` finds, those stored and the dry runs
+    /// kept in memory (with no store, every decision is kept in memory).
     func listDecisions(device: String?, limit: Int?) throws(VarlinkError) -> JSONObject {
         let limit = min(max(limit ?? 20, 0), 1000)
+        var kept: [RecentDecisions.Entry] = []
+        for entry in keptNewestFirst() where device == nil || entry.device == device {
+            guard kept.count < limit else { break }
+            kept.append(entry)
+        }
+        var stored: [JSON] = []
         if let store {
             waitForStore()
             do {
-                return ["decisions": .array(try store.decisions(device: device, limit: limit))]
+                stored = try store.decisions(device: device, limit: limit)
             } catch {
                 throw VarlinkError.stateUnreadable(reason: "the decision history could not be read: \(error)")
             }
         }
+        // Both newest first: ids start with the millisecond they were made (version-7 UUIDs).
         var decisions: [JSON] = []
-        for entry in keptNewestFirst() where device == nil || entry.device == device {
-            guard decisions.count < limit else { break }
-            decisions.append(try Self.parsed(entry.text))
+        var (s, k) = (0, 0)
+        while decisions.count < limit, s < stored.count || k < kept.count {
+            if k < kept.count, s == stored.count || kept[k].id > (stored[s]["id"]?.stringValue ?? "") {
+                decisions.append(try Self.parsed(kept[k].text))
+                k += 1
+            } else {
+                decisions.append(stored[s])
+                s += 1
+            }
         }
         return ["decisions": .array(decisions)]
     }

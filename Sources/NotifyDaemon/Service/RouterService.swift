@@ -588,6 +588,8 @@ final class RouterService: CallHandler {
                 "p90": .double(Double(stats.latency.percentile(0.90)) / 1000),
                 "p99": .double(Double(stats.latency.percentile(0.99)) / 1000),
                 "max": .double(Double(stats.latency.maxNanoseconds) / 1000),
+                "count": .int(Int(stats.latency.total)),
+                "sumMicroseconds": .double(Double(stats.latency.sumNanoseconds / 1000)),
             ],
             "residentBytes": .int(Sys.residentSetBytes()),
             "openFileDescriptors": .int(Sys.openFileDescriptorCount()),

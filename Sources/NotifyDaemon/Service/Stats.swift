@@ -10,10 +10,13 @@ struct LatencyHistogram {
     private var counts = [UInt64](repeating: 0, count: 41 * LatencyHistogram.subBuckets)
     private(set) var total: UInt64 = 0
     private(set) var maxNanoseconds: UInt64 = 0
+    /// Every latency recorded, added up (for the mean: Prometheus' summary `_sum`).
+    private(set) var sumNanoseconds: UInt64 = 0
 
     mutating func record(nanoseconds: UInt64) {
         counts[Self.bucket(for: nanoseconds)] += 1
         total += 1
+        sumNanoseconds &+= nanoseconds
         if nanoseconds > maxNanoseconds { maxNanoseconds = nanoseconds }
     }
 
@@ -37,6 +40,7 @@ struct LatencyHistogram {
     mutating func add(_ other: LatencyHistogram) {
         for i in counts.indices { counts[i] &+= other.counts[i] }
         total &+= other.total
+        sumNanoseconds &+= other.sumNanoseconds
         maxNanoseconds = max(maxNanoseconds, other.maxNanoseconds)
     }
 

@@ -80,6 +80,7 @@ public struct SwiftGenerator: Sendable {
         for namespace in namespaces { out += "\n" + pageEnum(namespace) }
         out += "\n// MARK: - AppLink\n\n" + appLink(namespaces)
         for namespace in namespaces { out += "\n" + pageExtension(namespace) }
+        out += "\n" + (try decisions())
         out += "\n" + tables(types: types)
         out += "\n" + Self.runtime
         return out
@@ -95,17 +96,7 @@ public struct SwiftGenerator: Sendable {
         var index = 0
         for coordinator in graph.coordinators where !coordinator.pages.isEmpty {
             let name = coordinator.name
-            if SwiftNames.unusable.contains(name) {
-                throw CodegenError(
-                    code: .unusableName,
-                    message: "coordinator '\(name)' cannot be a case of AppLink in Swift; rename the coordinator")
-            }
-            if SwiftNames.reservedTypeNames.contains(name) {
-                throw CodegenError(
-                    code: .unusableName,
-                    message: "coordinator '\(name)' would become the case AppLink.\(name) and hide the Swift name "
-                        + "'\(name)' that the generated code uses; rename the coordinator")
-            }
+            try checkCoordinatorName(name)
             for page in coordinator.pages where SwiftNames.reservedTypeNames.contains(page.declaration.name) {
                 let page = page.declaration.name
                 throw CodegenError(
@@ -143,6 +134,21 @@ public struct SwiftGenerator: Sendable {
         return out
     }
 
+    /// Refuses a coordinator name that cannot be a case of `AppLink` and `NotifydCoordinator`.
+    func checkCoordinatorName(_ name: String) throws(CodegenError) {
+        if SwiftNames.unusable.contains(name) {
+            throw CodegenError(
+                code: .unusableName,
+                message: "coordinator '\(name)' cannot be a case of AppLink in Swift; rename the coordinator")
+        }
+        if SwiftNames.reservedTypeNames.contains(name) {
+            throw CodegenError(
+                code: .unusableName,
+                message: "coordinator '\(name)' would become the case AppLink.\(name) and hide the Swift name "
+                    + "'\(name)' that the generated code uses; rename the coordinator")
+        }
+    }
+
     /// The `types:` enums sorted by name, checked for names Swift or the generated code cannot use.
     func enumTypes() throws(CodegenError) -> [(name: String, cases: [String])] {
         let sorted = graph.types.keys.sorted()
@@ -174,7 +180,8 @@ public struct SwiftGenerator: Sendable {
             //
             // The pages of \(SwiftNames.comment(graph.app.name)) as Swift enums, and the links that open them: \
             `AppLink(url:)` matches a
-            // link exactly as notifyd does, and `AppLink.url` prints a page's canonical link.
+            // link exactly as notifyd does, and `AppLink.url` prints a page's canonical link. `NotifydDecision` reads
+            // notifyd's decisions, and `apply(to:)` performs their steps on the app's `NotifydNavigator`.
             // Schemes: \(schemes.isEmpty ? "none" : schemes.joined(separator: ", ")). \
             Hosts (https only): \(hosts.isEmpty ? "none" : hosts.joined(separator: ", ")).
 

@@ -22,7 +22,8 @@ enum SwiftNames {
     static let reservedTypeNames: Set<String> = [
         "AppLink", "Routing", "Page", "String", "Int", "Bool", "UUID", "URL", "UInt8", "Character", "Array",
         "Dictionary", "Optional", "Set", "Substring", "Sendable", "Hashable", "Equatable", "CaseIterable",
-        "CustomStringConvertible", "Never", "Foundation", "Swift", "Void",
+        "CustomStringConvertible", "Never", "Foundation", "Swift", "Void", "NotifydCoordinator", "NotifydStep",
+        "NotifydNavigator", "NotifydDecision", "NotifydDecisionError", "NotifydKey",
     ]
 
     /// `name` as a case or type name, in backticks when it is a keyword.

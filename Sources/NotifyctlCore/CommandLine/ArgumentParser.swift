@@ -1,3 +1,5 @@
+import CoordinatorGraph
+
 /// What a command line asks for.
 public enum ParseOutcome: Sendable {
     /// Run a command.
@@ -110,8 +112,17 @@ public struct ArgumentParser: Sendable {
             throw .usage("no command given; 'notifyctl --help' lists the commands")
         }
         for name in flags.union(values.keys).sorted() where command.option(named: name) == nil {
-            if name == OptionSpec.socket.name, command.group == .offline { throw offlineSocket(command) }
+            if OptionSpec.daemonChoice.contains(where: { $0.name == name }), command.group == .offline {
+                throw offlineSocket(command, option: name)
+            }
             throw .usage("'\(command.name)' does not take '--\(name)'", command: command.name)
+        }
+        if values[OptionSpec.socket.name] != nil, values[OptionSpec.app.name] != nil {
+            throw .usage(
+                "'--socket' and '--app' both name the daemon's socket; give one", command: command.name)
+        }
+        if let app = values[OptionSpec.app.name], let problem = Notifyctl.problem(withAppName: app) {
+            throw .usage(problem, command: command.name)
         }
         try checkCount(positionals, for: command)
         return .run(
@@ -163,8 +174,8 @@ public struct ArgumentParser: Sendable {
     }
 
     func unknownOption(_ name: String, known: [OptionSpec], command: Command?) -> NotifyctlError {
-        if let command, command.group == .offline, name == OptionSpec.socket.name {
-            return offlineSocket(command)
+        if let command, command.group == .offline, OptionSpec.daemonChoice.contains(where: { $0.name == name }) {
+            return offlineSocket(command, option: name)
         }
         var message = "unknown option '--\(name)'"
         if let command { message += " for '\(command.name)'" }
@@ -176,9 +187,9 @@ public struct ArgumentParser: Sendable {
         return .usage(message, command: command?.name)
     }
 
-    /// `--socket` given to a command that never asks the daemon.
-    func offlineSocket(_ command: Command) -> NotifyctlError {
-        .usage("'\(command.name)' works without the daemon and does not take '--socket'", command: command.name)
+    /// `--socket` or `--app` given to a command that never asks the daemon.
+    func offlineSocket(_ command: Command, option: String) -> NotifyctlError {
+        .usage("'\(command.name)' works without the daemon and does not take '--\(option)'", command: command.name)
     }
 
     func checkCount(_ positionals: [String], for command: Command) throws(NotifyctlError) {
@@ -212,22 +223,6 @@ public struct ArgumentParser: Sendable {
 
     /// Edit distance between two short words, counting a swap of neighbours as one edit (`sned` → `send`).
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
+        NameSuggestion.editDistance(a, b)
     }
 }

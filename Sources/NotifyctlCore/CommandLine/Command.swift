@@ -47,14 +47,17 @@ public struct Command: Sendable {
     /// How `notifyctl --help` shows the command: its name and arguments unless given, e.g.
     /// `history [--device D] [--limit N]`.
     public let synopsis: String
+    /// What `--json` prints for this command, as its help shows it.
+    public let jsonHelp: String
     /// The command's behaviour.
     public let body: Body
 
-    /// A command from its parts.
+    /// A command from its parts; `json` says what `--json` prints.
     public init(
         name: String, summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-        discussion: String = "", group: Group, synopsis: String? = nil, body: @escaping Body
+        discussion: String = "", group: Group, synopsis: String? = nil, json: String, body: @escaping Body
     ) {
+        self.jsonHelp = json
         self.name = name
         self.summary = summary
         self.arguments = arguments
@@ -66,15 +69,19 @@ public struct Command: Sendable {
         self.body = body
     }
 
-    /// The options of ``OptionSpec/global`` the command takes: all of them, but `--socket` only when the command
-    /// can ask the daemon.
+    /// The options of ``OptionSpec/global`` the command takes: all of them, but `--socket` and `--app` only when
+    /// the command can ask the daemon.
     public var globalOptions: [OptionSpec] {
-        group == .offline ? OptionSpec.global.filter { $0.name != OptionSpec.socket.name } : OptionSpec.global
+        group == .offline ? OptionSpec.global.filter { !OptionSpec.daemonChoice.contains($0) } : OptionSpec.global
     }
 
-    /// Every option the command accepts: its own, then the global ones.
+    /// Every option the command accepts: its own, then the global ones (`--json` with the command's own help).
     public var acceptedOptions: [OptionSpec] {
-        options + globalOptions.filter { global in !options.contains { $0.name == global.name } }
+        options
+            + globalOptions.filter { global in !options.contains { $0.name == global.name } }.map { global in
+                global == .json
+                    ? OptionSpec(global.name, short: global.short, value: global.value, help: jsonHelp) : global
+            }
     }
 
     /// The option named `name` (without dashes), if the command accepts it.

@@ -11,7 +11,7 @@ public struct HelpPrinter: Sendable {
     /// `notifyctl --help`: what the tool is, the commands with one line each, the global options, exit statuses.
     public func overview() -> String {
         var out = "notifyctl: ask notifyd where a push notification leads, and check its config offline.\n\n"
-        out += "Usage: notifyctl [--socket PATH] [--json] COMMAND [OPTIONS] [ARGUMENTS]\n"
+        out += "Usage: notifyctl [--socket PATH | --app NAME] [--json] COMMAND [OPTIONS] [ARGUMENTS]\n"
         let entries = commands.map { ($0, $0.synopsis) }
         let width = entries.map(\.1.count).max() ?? 0
         for group in Command.Group.allCases {
@@ -48,7 +48,7 @@ public struct HelpPrinter: Sendable {
 
     /// The lines a usage error prints under its message.
     public func usageHint(for command: Command?) -> String {
-        guard let command else { return "Usage: notifyctl [--socket PATH] [--json] COMMAND ...\n" }
+        guard let command else { return "Usage: notifyctl [--socket PATH | --app NAME] [--json] COMMAND ...\n" }
         return "Usage: " + command.usage + "\nRun 'notifyctl \(command.name) --help' for more.\n"
     }
 

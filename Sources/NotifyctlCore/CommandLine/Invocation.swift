@@ -51,11 +51,21 @@ public struct Invocation: Sendable {
     /// True when `--json` was given.
     public var wantsJSON: Bool { isSet(.json) }
 
-    /// The socket to connect to: `--socket`, else `$NOTIFYD_SOCKET` when set and not empty, else
+    /// The socket to connect to: `--socket`, else `/run/notifyd/NAME.sock` for `--app NAME` (the socket of the
+    /// template unit `notifyd@NAME.socket`), else `$NOTIFYD_SOCKET` when set and not empty, else
     /// ``Notifyctl/defaultSocketPath``.
     public func socketPath(environment: [String: String]) -> String {
         if let path = value(.socket) { return path }
+        if let app = value(.app) { return Notifyctl.socketPath(ofApp: app) }
         if let path = environment["NOTIFYD_SOCKET"], !path.isEmpty { return path }
         return Notifyctl.defaultSocketPath
+    }
+
+    /// The name of the app the daemon serves, as the stats' `app` label gives it: `--app`'s name, else the
+    /// socket's file name without `.sock` (`notifyd` for the plain units' socket).
+    public func appName(environment: [String: String]) -> String {
+        if let app = value(.app) { return app }
+        let file = socketPath(environment: environment).split(separator: "/").last.map(String.init) ?? ""
+        return file.hasSuffix(".sock") ? String(file.dropLast(5)) : file
     }
 }

@@ -85,8 +85,15 @@ extension OptionSpec {
     public static let socket = OptionSpec(
         "socket", value: .text(placeholder: "PATH"),
         help: "The daemon's socket (default: $NOTIFYD_SOCKET if set, else \(Notifyctl.defaultSocketPath))")
-    /// `--json`: print the reply as JSON; accepted by every command.
-    public static let json = OptionSpec("json", help: "Print the reply as JSON instead of text")
+    /// `--app NAME`: the daemon of one app of several on the host, at `/run/notifyd/NAME.sock`.
+    public static let app = OptionSpec(
+        "app", value: .text(placeholder: "NAME"),
+        help: "The daemon of app NAME: /run/notifyd/NAME.sock, the socket of notifyd@NAME.socket")
+    /// `--json`: print the reply as JSON, errors as JSON objects; accepted by every command, whose help says what it
+    /// prints (``Command/jsonHelp``).
+    public static let json = OptionSpec(
+        "json",
+        help: "Print JSON instead of text (each command's help says what); errors as {error, parameters, message}")
     /// `-h`, `--help`: print the command's help; accepted by every command.
     public static let help = OptionSpec("help", short: "h", help: "Show this help")
     /// `--device D`: the device a request is for.
@@ -97,7 +104,9 @@ extension OptionSpec {
 
     /// The options every command that asks the daemon accepts, whether given before or after the command name; the
     /// offline commands (``Command/Group/offline``) take them all but `--socket`.
-    public static let global: [OptionSpec] = [.socket, .json, .help]
+    public static let global: [OptionSpec] = [.socket, .app, .json, .help]
+    /// The options that choose the daemon, which the offline commands refuse.
+    public static let daemonChoice: [OptionSpec] = [.socket, .app]
     /// The options accepted before the command name (checked against the command once it is known).
     public static let common: [OptionSpec] = global + [.device, .dryRun]
 }

@@ -103,11 +103,11 @@ public struct LocalFiles: FileReading {
         if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .failure("cannot read '\(path)': no such file")
+            throw .cannotRead(path, "no such file")
         }
-        guard !isDirectory.boolValue else { throw .failure("cannot read '\(path)': it is a directory") }
+        guard !isDirectory.boolValue else { throw .cannotRead(path, "it is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .failure("cannot read '\(path)': permission denied or unreadable")
+            throw .cannotRead(path, "permission denied or unreadable")
         }
         return Array(data)
     }
@@ -136,5 +136,14 @@ final class FileDescriptorOutput: TextOutput {
                 return  // a closed pipe: nothing more can be shown
             }
         }
+    }
+}
+
+extension NotifyctlError {
+    /// `cannot read 'PATH': REASON`, for a file that cannot be read.
+    public static func cannotRead(_ path: String, _ reason: String) -> NotifyctlError {
+        .failure(
+            LocalName.cannotRead, "cannot read '\(SafeText.clean(path))': \(reason)",
+            parameters: ["path": .string(path), "reason": .string(reason)])
     }
 }

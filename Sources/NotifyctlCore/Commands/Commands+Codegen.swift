@@ -19,7 +19,8 @@ extension Command {
             Without -o (--output) the file goes to standard output; with it, to DIR/\(SwiftGenerator.fileName), left
             untouched when already up to date (with --json, a line of JSON says which). See docs/codegen.md.
             """,
-        group: .offline, synopsis: "codegen swift CONFIG [-o DIR]"
+        group: .offline, synopsis: "codegen swift CONFIG [-o DIR]",
+        json: "With -o, print {path, written}; without it the Swift source is printed either way"
     ) { invocation, context throws(NotifyctlError) in
         let language = invocation.arguments[0]
         guard language == "swift" else {
@@ -37,7 +38,11 @@ extension Command {
             source = try SwiftGenerator(graph: loaded.graph, options: options).generate()
         } catch {
             throw .failure(
-                "\(SafeText.clean(path)): cannot generate Swift: \(error.message)", notes: [error.code.rawValue])
+                LocalName.codegenFailed, "\(SafeText.clean(path)): cannot generate Swift: \(error.message)",
+                parameters: [
+                    "file": .string(path), "code": .string(error.code.rawValue), "reason": .string(error.message),
+                ],
+                notes: [error.code.rawValue])
         }
         guard let directory = invocation.value(.codegenOutput) else {
             context.print(source)
@@ -87,7 +92,8 @@ enum GeneratedFile {
             try data.write(to: url, options: .atomic)
         } catch {
             throw .failure(
-                "cannot write '\(SafeText.clean(url.path))': \(error.localizedDescription)",
+                LocalName.cannotWrite, "cannot write '\(SafeText.clean(url.path))': \(error.localizedDescription)",
+                parameters: ["path": .string(url.path), "reason": .string(error.localizedDescription)],
                 notes: ["check that '\(SafeText.clean(directory))' is a writable directory"])
         }
         return (shown, true)

@@ -10,7 +10,7 @@ extension Command {
               source <(notifyctl completion bash)                      this shell only
               notifyctl completion bash > /usr/share/bash-completion/completions/notifyctl
             """,
-        group: .offline
+        group: .offline, json: "Only errors are JSON: the script is shell text either way"
     ) { invocation, context throws(NotifyctlError) in
         let shell = invocation.arguments[0]
         guard shell == "bash" else {

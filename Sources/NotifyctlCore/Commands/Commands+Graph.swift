@@ -16,7 +16,8 @@ extension Command {
               notifyctl graph config/shop.yaml --format dot | dot -Tpng -o shop-graph.png
               notifyctl graph config/shop.yaml --format mermaid      paste into a ```mermaid block
             """,
-        group: .offline, synopsis: "graph CONFIG [--format dot|mermaid|tree]"
+        group: .offline, synopsis: "graph CONFIG [--format dot|mermaid|tree]",
+        json: "Print the graph object, as notifyd's GetGraph returns it (instead of --format)"
     ) { invocation, context throws(NotifyctlError) in
         let loaded = try OfflineConfig.load(invocation.arguments[0], context: context)
         for warning in loaded.warnings { context.warn(warning.description) }

@@ -14,7 +14,8 @@ extension Command {
             + "  {file, valid, errors, warnings, coordinators, pages, findings: [{file, line, column, severity,\n"
             + "  code, message}]}; coordinators and pages are null for a rejected config, and a file that\n"
             + "  cannot be read is one finding, unreadable-file, with null line and column.",
-        group: .offline
+        group: .offline,
+        json: "Print one object: {file, valid, errors, warnings, coordinators, pages, findings}"
     ) { invocation, context throws(NotifyctlError) in
         let path = invocation.arguments[0]
         let bytes: [UInt8]
@@ -55,7 +56,11 @@ enum OfflineConfig {
         case .failure(let error):
             let count = error.errors.count
             throw .failure(
+                LocalName.configInvalid,
                 "\(SafeText.clean(path)): the config has \(count) error\(count == 1 ? "" : "s")",
+                parameters: [
+                    "file": .string(path), "errors": .array(error.errors.map { .string($0.description) }),
+                ],
                 details: error.errors.map { SafeText.clean($0.description) },
                 notes: ["'notifyctl validate \(path)' lists every finding"])
         }

@@ -8,7 +8,9 @@ extension Command {
     public static let decision = Command(
         name: "decision", summary: "Show one decision from the history",
         arguments: [ArgumentSpec("ID", help: "The decision's id, as printed by send, history or monitor")],
-        group: .daemon
+        discussion: "The history holds every decision made and stored, and the dry runs the daemon keeps in memory\n"
+            + "(the newest 4,096, until it restarts); 'history' lists the same decisions.",
+        group: .daemon, json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         let reply = try context.call(invocation, "GetDecision", ["id": .string(invocation.arguments[0])])
         try context.printDecisionReply(reply, invocation)
@@ -22,7 +24,10 @@ extension Command {
             OptionSpec("device", value: .text(placeholder: "D"), help: "Only the decisions for this device"),
             .limit,
         ],
-        group: .daemon, synopsis: "history [--device D] [--limit N]"
+        discussion: "The history holds every decision made and stored, and the dry runs the daemon keeps in memory\n"
+            + "(the newest 4,096, until it restarts); 'decision ID' finds the same decisions.",
+        group: .daemon, synopsis: "history [--device D] [--limit N]",
+        json: "Print ListDecisions's reply: {decisions: [decision objects, newest first]}"
     ) { invocation, context throws(NotifyctlError) in
         var parameters: JSONObject = [:]
         if let device = invocation.value(.device) { parameters["device"] = .string(device) }
@@ -44,7 +49,9 @@ extension Command {
     public static let state = Command(
         name: "state", summary: "Show a device's navigation state",
         arguments: [ArgumentSpec("DEVICE", help: "The device's name")],
-        group: .daemon
+        group: .daemon,
+        json: "Print GetState's reply: {state: {path, started, tabs, stacks, conditions, pending}}, "
+            + "state null for a device never seen"
     ) { invocation, context throws(NotifyctlError) in
         let device = invocation.arguments[0]
         let reply = try context.call(invocation, "GetState", ["device": .string(device)])
@@ -67,15 +74,15 @@ extension Command {
             ArgumentSpec("COORDINATOR", help: "The flow or modal that finished, e.g. login"),
         ],
         discussion: "The coordinator's condition (e.g. session) becomes satisfied on the device. When a page was\n"
-            + "waiting behind it, the reply is the resumed decision; then the device's new state.\n"
-            + "With --json only the resumed decision object is printed, or null when no page resumed.",
-        group: .daemon
+            + "waiting behind it, the reply is the resumed decision; then the device's new state.",
+        group: .daemon,
+        json: "Print FlowFinished's reply: {resumed: the decision or null, state, dropped: why no page resumed or null}"
     ) { invocation, context throws(NotifyctlError) in
         let device = invocation.arguments[0]
         let reply = try context.call(
             invocation, "FlowFinished",
             ["device": .string(device), "coordinator": .string(invocation.arguments[1])])
-        guard !invocation.wantsJSON else { return context.printJSON(reply["resumed"] ?? .null) }
+        guard !invocation.wantsJSON else { return context.printJSON(reply) }
         if let resumed = reply["resumed"], !resumed.isNull {
             context.print(DecisionPrinter(style: context.style).render(try DecisionPrinter.decode(resumed)))
         } else {
@@ -94,7 +101,7 @@ extension Command {
         name: "monitor", summary: "Print every new decision as it is made, until interrupted",
         discussion: "With --json each decision object is printed as one line of JSON, so the stream can be read\n"
             + "line by line (jq, while read).",
-        group: .daemon
+        group: .daemon, json: "Print each decision object on one line of its own"
     ) { invocation, context throws(NotifyctlError) in
         let socket = invocation.socketPath(environment: context.environment)
         if context.terminal.errorIsTerminal {
@@ -121,13 +128,34 @@ extension Command {
         return .success
     }
 
-    /// `stats`: counters and latency percentiles (`GetStats`).
+    /// `stats [--format text|prometheus]`: counters and latency percentiles (`GetStats`).
     public static let stats = Command(
-        name: "stats", summary: "Show the daemon's counters and latency percentiles", group: .daemon
+        name: "stats", summary: "Show the daemon's counters and latency percentiles",
+        options: [.statsFormat],
+        discussion: """
+            The text is a tree with units. --format prometheus prints Prometheus' text exposition format for
+            node_exporter's textfile collector: counters (notifyd_*_total), gauges and the request latency as a
+            summary (quantiles 0.5, 0.9, 0.99), each family with HELP and TYPE lines, every sample labelled
+            app="NAME" (--app's name, else the socket's file name without .sock). Write it atomically, e.g.
+              notifyctl --app shop stats --format prometheus > DIR/notifyd-shop.prom.tmp &&
+              mv DIR/notifyd-shop.prom.tmp DIR/notifyd-shop.prom
+            """,
+        group: .daemon, synopsis: "stats [--format text|prometheus]",
+        json: "Print GetStats's reply as it came: {stats: {requests, decisions, outcomes, …}}"
     ) { invocation, context throws(NotifyctlError) in
+        let format = invocation.value(.statsFormat) ?? "text"
+        if invocation.wantsJSON, format != "text" {
+            throw .usage("'--json' and '--format \(format)' each choose the output; give one", command: "stats")
+        }
         let reply = try context.call(invocation, "GetStats", [:])
         guard !invocation.wantsJSON else { return context.printJSON(reply) }
-        context.print(ReplyPrinter(style: context.style).object(reply["stats"]?.objectValue ?? reply))
+        let stats = reply["stats"]?.objectValue ?? reply
+        if format == "prometheus" {
+            let app = invocation.appName(environment: context.environment)
+            context.print(PrometheusExposition(app: app).render(stats))
+        } else {
+            context.print(StatsPrinter(style: context.style).render(stats))
+        }
         return .success
     }
 
@@ -136,7 +164,7 @@ extension Command {
         name: "reload", summary: "Reload the daemon's configuration (the old one stays on error)",
         discussion: "Needs root, notifyd's own user or an allowed uid. When the new configuration is rejected,\n"
             + "every problem is printed and the daemon keeps the configuration it has.",
-        group: .daemon
+        group: .daemon, json: "Print Reload's reply: {generation, warnings}"
     ) { invocation, context throws(NotifyctlError) in
         let reply = try context.call(invocation, "Reload", [:])
         guard !invocation.wantsJSON else { return context.printJSON(reply) }
@@ -146,7 +174,8 @@ extension Command {
 
     /// `info`: the daemon's product, version and interfaces (`org.varlink.service.GetInfo`).
     public static let info = Command(
-        name: "info", summary: "Show the daemon's version and interfaces", group: .daemon
+        name: "info", summary: "Show the daemon's version and interfaces", group: .daemon,
+        json: "Print GetInfo's reply: {vendor, product, version, url, interfaces}"
     ) { invocation, context throws(NotifyctlError) in
         let reply = try context.call(invocation, VarlinkError.serviceInterface + ".GetInfo", [:], qualified: true)
         guard !invocation.wantsJSON else { return context.printJSON(reply) }
@@ -157,6 +186,11 @@ extension Command {
 }
 
 extension OptionSpec {
+    /// `--format F` of `stats`.
+    public static let statsFormat = OptionSpec(
+        "format", value: .choice(placeholder: "F", choices: ["text", "prometheus"]),
+        help: "text (default: a tree with units) or prometheus (the text exposition format)")
+
     /// `--limit N`: at most N entries.
     public static let limit = OptionSpec(
         "limit", value: .integer(placeholder: "N", minimum: 1),

@@ -17,7 +17,7 @@ extension Command {
             + "usable link is 'opened' when it shows a notification, else 'silent'. --header passes a transport\n"
             + "header the push came with, e.g. --header 'apns-push-type: background' (silent). With --strict,\n"
             + "APNs, FCM, Web Push and Expo payloads over 4096 bytes are refused, as those services refuse them.",
-        group: .daemon
+        group: .daemon, json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         let input = try Routing.readPayload(invocation.arguments[0], context: context)
         return try Routing.route(input, explain: false, invocation: invocation, context: context)
@@ -30,7 +30,7 @@ extension Command {
         options: [.device, .dryRun, .offline],
         discussion: "With --offline CONFIG no daemon is asked: the decision is the one notifyd would give a device\n"
             + "it has never seen (a cold start), made from the config file.",
-        group: .daemon, synopsis: "resolve [--offline CONFIG] LINK"
+        group: .daemon, synopsis: "resolve [--offline CONFIG] LINK", json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         try Routing.route(.link(invocation.arguments[0]), explain: false, invocation: invocation, context: context)
     }
@@ -44,8 +44,11 @@ extension Command {
         options: [.device, .dryRun, .format, .strict, .header, .offline],
         discussion: "An argument that starts with a URL scheme (shop://…, https://…) is a link; anything else is\n"
             + "a payload file. With --offline CONFIG no daemon is asked (a cold start, from the config file).\n"
-            + "Each refused candidate is a trace line saying why, the same line NoRoute and warnings carry.",
-        group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK"
+            + "Each refused candidate is a trace line saying why, the same line NoRoute and warnings carry. When no\n"
+            + "page is found, the error shows the trace: offline, every candidate and pattern tried; through the\n"
+            + "daemon, the reasons its NoRoute error gives.",
+        group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK",
+        json: "Print the decision object with its trace; when no page is found, the error object with a trace"
     ) { invocation, context throws(NotifyctlError) in
         let argument = invocation.arguments[0]
         let input =
@@ -71,6 +74,12 @@ extension OptionSpec {
     public static let offline = OptionSpec(
         "offline", value: .text(placeholder: "CONFIG"),
         help: "Decide without the daemon, from CONFIG, for a device never seen")
+}
+
+extension Command {
+    /// What `--json` prints for the commands that print one decision.
+    static let decisionJSON =
+        "Print the decision object (id, outcome, page, path, steps, pending, …) instead of the tree"
 }
 
 /// What `send`, `resolve` and `explain` share.
@@ -126,7 +135,12 @@ enum Routing {
             for (name, value) in headers { object[name] = .string(value) }
             parameters["headers"] = .object(object)
         }
-        let reply = try context.call(invocation, method, parameters)
+        let reply: JSONObject
+        do throws(NotifyctlError) {
+            reply = try context.call(invocation, method, parameters)
+        } catch {
+            throw explain ? error.explainedOnline() : error
+        }
         try context.printDecisionReply(reply, invocation)
         return .success
     }
@@ -173,5 +187,32 @@ enum Routing {
             pairs.append((name, value))
         }
         return pairs
+    }
+}
+
+extension NotifyctlError {
+    /// The error of a refused `explain`, with `trace` (what was tried and why it was rejected) in place of the lines
+    /// and notes that say less.
+    func explained(by trace: [String]) -> NotifyctlError {
+        var error = self
+        error.trace = trace
+        error.details = []
+        error.notes = []
+        return error
+    }
+
+    /// The error of a refused `explain` through the daemon: the reasons `NoRoute` carries are its trace; a daemon
+    /// that sends none gets a note on how to trace the link without it.
+    func explainedOnline() -> NotifyctlError {
+        guard name == RouterInterface.method("NoRoute") else { return self }
+        if let reasons = parameters["reasons"]?.arrayValue {
+            return explained(by: reasons.map(ReplyText.text))
+        }
+        var error = self
+        error.notes = [
+            "this notifyd sends no reasons with NoRoute; 'notifyctl explain --offline CONFIG LINK' traces the link "
+                + "with the config file"
+        ]
+        return error
     }
 }

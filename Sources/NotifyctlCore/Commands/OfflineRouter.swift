@@ -44,7 +44,8 @@ public struct OfflineRouter: Sendable {
         let target: RoutingTarget
         switch graph.target(for: reading, explain: explain) {
         case .success(let found): target = found
-        case .failure(let error): throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons))
+        case .failure(let error):
+            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
         }
         return (try decide(target, explain: explain, id: id, now: now), reading.warnings)
     }
@@ -59,7 +60,7 @@ public struct OfflineRouter: Sendable {
                 page: found.page, outcome: found.outcome, source: nil, trace: found.trace, warnings: found.warnings)
             return try decide(target, explain: explain, id: id, now: now)
         case .failure(let error):
-            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons))
+            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
         }
     }
 
@@ -82,19 +83,26 @@ public struct OfflineRouteError: Error, Sendable, Hashable {
     public let reply: VarlinkError
     /// Why each candidate was rejected, or what the resolver said.
     public let reasons: [String]
+    /// With explain, when no page was found: every candidate tried and why it was rejected.
+    public let trace: [String]?
 
     /// An error from its parts.
-    public init(_ reply: VarlinkError, reasons: [String] = []) {
+    public init(_ reply: VarlinkError, reasons: [String] = [], trace: [String]? = nil) {
         self.reply = reply
         self.reasons = reasons
+        self.trace = trace
     }
 
-    /// The error as notifyctl prints it: the reply, with the reasons as detail lines.
+    /// The error as notifyctl prints it: the daemon's error, with the reasons among its parameters (as the daemon
+    /// sends them with `NoRoute`) and, with explain, the trace.
     public var notifyctlError: NotifyctlError {
-        let printed = ErrorPrinter.error(for: reply)
-        // The reasons already say why; the daemon's "see why with explain" note would only repeat them.
-        return .failure(
-            printed.message, details: printed.details + reasons.map(SafeText.clean),
-            notes: reasons.isEmpty ? printed.notes : [])
+        var reply = reply
+        if !reasons.isEmpty, reply.parameters["reasons"] == nil {
+            reply.parameters["reasons"] = .array(reasons.map { .string($0) })
+        }
+        var error = ErrorPrinter.error(for: reply)
+        if reply.name != RouterInterface.method("NoRoute") { error.details += reasons.map(SafeText.clean) }
+        guard let trace else { return error }
+        return error.explained(by: trace)
     }
 }

@@ -3,8 +3,9 @@ import JSON
 
 /// What a `send` or `explain` argument holds: a notification payload (a JSON object) or a link.
 ///
-/// A file of JSON object text is a payload; a JSON string or a one-line text file is a link (routed with
-/// `Resolve`); anything else is an error that says where the JSON went wrong, as `file:line:column`.
+/// A file of JSON object text is a payload; a JSON string, or a file whose text is one line that reads as a link
+/// (it starts with a scheme such as `shop:` or `https:`, or with `/`, and holds no space), is a link (routed with
+/// `Resolve`). Anything else is an error that says where the JSON went wrong, as `file:line:column`.
 public enum PayloadInput: Sendable, Hashable {
     /// A notification payload, for `Route`.
     case payload(JSONObject)
@@ -28,26 +29,38 @@ public enum PayloadInput: Sendable, Hashable {
         do throws(JSONError) {
             json = try JSON.parse(bytes)
         } catch {
-            if let link = oneLineText(bytes) { return .link(link) }
+            if let link = oneLineLink(bytes) { return .link(link) }
             let (line, column) = position(of: error.offset, in: bytes)
-            throw .failure("\(shown):\(line):\(column): invalid JSON: \(error.reason)")
+            throw .failure(
+                LocalName.invalidInput, "\(SafeText.clean(shown)):\(line):\(column): invalid JSON: \(error.reason)",
+                parameters: [
+                    "file": .string(shown), "line": .int(line), "column": .int(column), "reason": .string(error.reason),
+                ],
+                notes: [
+                    "a payload file holds one JSON object; a file is sent as a link only when its text is one line "
+                        + "that starts with a scheme (shop://…, https://…) or with /"
+                ])
         }
         switch json {
         case .object(let object): return .payload(object)
         case .string(let link) where !link.isEmpty: return .link(link)
         default:
+            let reason = "expected a notification payload (a JSON object) or a link, found \(json.kindName)"
             throw .failure(
-                "\(shown): expected a notification payload (a JSON object) or a link, found \(json.kindName)")
+                LocalName.invalidInput, "\(SafeText.clean(shown)): \(reason)",
+                parameters: ["file": .string(shown), "line": nil, "column": nil, "reason": .string(reason)])
         }
     }
 
-    /// Trimmed text when `bytes` can be a plain-text link: not JSON-looking, one line, not empty.
-    static func oneLineText(_ bytes: [UInt8]) -> String? {
+    /// The trimmed text when `bytes` read as a link: one line without spaces or control characters that starts
+    /// with a URL scheme or with `/`.
+    static func oneLineLink(_ bytes: [UInt8]) -> String? {
         guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let first = trimmed.first, !"{[\"".contains(first) else { return nil }
-        guard !trimmed.unicodeScalars.contains(where: SafeText.isControl) else { return nil }
-        return trimmed
+        guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
+            !trimmed.unicodeScalars.contains(where: SafeText.isControl)
+        else { return nil }
+        return isLink(trimmed) || trimmed.hasPrefix("/") ? trimmed : nil
     }
 
     /// The 1-based line and column of byte `offset`.

@@ -20,8 +20,10 @@ public struct BashCompletion: Sendable {
         name.contains("FILE") || name.contains("CONFIG")
     }
 
-    /// How an option's value completes: `files`, `directories`, a word list, or nothing.
+    /// How an option's value completes: `files`, `directories`, `apps` (the apps of the template units on this
+    /// host), a word list, or nothing.
     static func valueCompletion(_ option: OptionSpec) -> String? {
+        if option == .app { return "apps" }
         switch option.value {
         case .none, .integer: return nil
         case .choice(_, let choices): return "words \"\(choices.joined(separator: " "))\""
@@ -46,9 +48,22 @@ public struct BashCompletion: Sendable {
             # Load it into this shell:    source <(notifyctl completion bash)
             # Or install it for all:      notifyctl completion bash > /usr/share/bash-completion/completions/notifyctl
 
-            # Completes COMPREPLY from a word list, files or directories (compgen's own matching against $2).
+            # Where the apps of the template units notifyd@NAME are found: /run/notifyd/NAME.sock, /etc/notifyd/NAME.yaml.
+            _notifyctl_app_dirs="/run/notifyd /etc/notifyd"
+
+            # Completes COMPREPLY from a word list, files, directories or apps (compgen's own matching against $2).
             _notifyctl_complete() {
                 case "$1" in
+                    apps)
+                        local dir file names=()
+                        for dir in $_notifyctl_app_dirs; do
+                            for file in "$dir"/*.sock "$dir"/*.yaml; do
+                                [ -e "$file" ] || continue
+                                file=${file##*/}
+                                [ "${file%.*}" = notifyd ] || names+=("${file%.*}")
+                            done
+                        done
+                        mapfile -t COMPREPLY < <(compgen -W "${names[*]}" -- "$2" | sort -u) ;;
                     files)
                         compopt -o filenames 2>/dev/null
                         mapfile -t COMPREPLY < <(compgen -f -- "$2") ;;

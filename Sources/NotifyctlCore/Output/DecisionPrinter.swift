@@ -154,7 +154,8 @@ extension DecisionPrinter {
             return try Decision(json: json)
         } catch {
             throw .failure(
-                "the daemon's decision could not be read: \(error)",
+                LocalName.unreadableReply, "the daemon's decision could not be read: \(error)",
+                parameters: ["reason": .string(error.description)],
                 notes: ["'--json' prints the reply as it came; is notifyctl older than the daemon?"])
         }
     }

@@ -1,6 +1,6 @@
 import JSON
 
-/// Prints the replies that are not decisions: device state, stats, service info, reload results.
+/// Prints the replies that are not decisions: device state, service info, reload results (stats: ``StatsPrinter``).
 ///
 /// They print from the reply's JSON, so a field the daemon adds later still shows.
 public struct ReplyPrinter: Sendable {
@@ -68,23 +68,6 @@ public struct ReplyPrinter: Sendable {
         return out
     }
 
-    /// Any JSON object as indented `key  value` lines (`GetStats`): nested objects indent their keys; lists of
-    /// scalars are joined with commas.
-    public func object(_ object: JSONObject, indent: Int = 0) -> String {
-        let width = object.keys.map(\.count).max() ?? 0
-        let margin = String(repeating: " ", count: indent)
-        var out = ""
-        for (key, value) in object {
-            if case .object(let nested) = value, !nested.isEmpty {
-                out += margin + clean(key) + "\n" + self.object(nested, indent: indent + 2)
-                continue
-            }
-            let padding = String(repeating: " ", count: width - key.count + 2)
-            out += margin + clean(key) + padding + scalarText(value) + "\n"
-        }
-        return out
-    }
-
     // MARK: - Pieces
 
     func pending(_ json: JSON?) -> String {
@@ -105,6 +88,7 @@ public struct ReplyPrinter: Sendable {
         return items.map(text).joined(separator: separator)
     }
 
+    /// A value on one line: lists of scalars joined with commas, anything else as its text or compact JSON.
     func scalarText(_ value: JSON) -> String {
         switch value {
         case .array(let items) where items.allSatisfy({ $0.objectValue == nil && $0.arrayValue == nil }):

@@ -37,9 +37,9 @@ extension VarlinkError {
         router("PayloadTooLarge", ["size": .int(size), "max": .int(max)])
     }
 
-    /// `ConfigInvalid(errors)`: the configuration was rejected and the loaded one kept.
-    public static func configInvalid(errors: [String]) -> VarlinkError {
-        router("ConfigInvalid", ["errors": .array(errors.map { .string($0) })])
+    /// `ConfigInvalid(errors, config)`: the configuration at `config` was rejected and the loaded one kept.
+    public static func configInvalid(errors: [String], config: String) -> VarlinkError {
+        router("ConfigInvalid", ["errors": .array(errors.map { .string($0) }), "config": .string(config)])
     }
 
     /// `RateLimited(retryAfterMs)`: too many requests from this peer.
@@ -52,9 +52,24 @@ extension VarlinkError {
         router("InvalidState", ["reason": .string(reason), "field": .string(field)])
     }
 
-    /// `NotPresented(coordinator)`: FlowFinished named a coordinator that is not presented.
-    public static func notPresented(coordinator: String) -> VarlinkError {
-        router("NotPresented", ["coordinator": .string(coordinator)])
+    /// `NotPresented(coordinator, presented)`: FlowFinished named a coordinator that is not presented; `presented`
+    /// are those that are and could finish.
+    public static func notPresented(coordinator: String, presented: [String]) -> VarlinkError {
+        router(
+            "NotPresented", ["coordinator": .string(coordinator), "presented": .array(presented.map { .string($0) })])
+    }
+
+    /// `io.notifyd.Router.InvalidParameter(parameter, value, reason, suggestion)`: a parameter names what the graph
+    /// does not declare; `suggestion` is the nearest declared name, when one is close.
+    public static func invalidName(
+        parameter: String, value: String, reason: String, suggestion: String?
+    ) -> VarlinkError {
+        router(
+            "InvalidParameter",
+            [
+                "parameter": .string(parameter), "value": .string(value), "reason": .string(reason),
+                "suggestion": suggestion.map { .string($0) } ?? .null,
+            ])
     }
 
     /// `ProvidesNothing(coordinator, reason)`: FlowFinished named a coordinator that provides no condition.

@@ -1,4 +1,4 @@
-/// The `io.notifyd.Router` interface: the varlink contract of notifyd (DESIGN.md §4).
+/// The `io.notifyd.Router` interface: the varlink contract of notifyd (docs/design.md §4).
 ///
 /// ``idl`` is byte-for-byte the text of `varlink/io.notifyd.Router.varlink` in the repository
 /// (a test keeps them identical); `GetInterfaceDescription` serves it verbatim.
@@ -57,7 +57,11 @@ public enum RouterInterface {
           # With start and present: the coordinator that starts or presents it.
           parent: ?string,
           # With push, popTo, setRoot and display: the page's description.
-          page: ?string
+          page: ?string,
+          # With page: the page's id, as in Page.
+          pageId: ?string,
+          # With page: the page's arguments, as in Page.
+          arguments: ?object
         )
 
         # A page kept behind a gate until the flow that provides its condition finishes.
@@ -98,9 +102,10 @@ public enum RouterInterface {
           # The page kept behind a gate; set when the outcome is gated.
           pending: ?Pending,
           # What the payload carried that was not used, e.g. an unknown key inside
-          # aps, and each refused candidate of a fallback decision and why, e.g.
-          # "deeplink: 'http://shop.example.com/x' is refused: ..."; absent when
-          # there is nothing to say.
+          # aps, each refused candidate of a fallback decision and why, e.g.
+          # "deeplink: 'http://shop.example.com/x' is refused: ...", and a pending
+          # page this decision dropped (its gate dismissed, or a newer gated page in
+          # its place); absent when there is nothing to say.
           warnings: ?[]string,
           # Why: candidates tried, scores and rejections; only when explain was asked.
           trace: ?[]string,
@@ -176,7 +181,8 @@ public enum RouterInterface {
         # Returns the loaded coordinator graph: coordinators, pages and patterns.
         method GetGraph() -> (graph: object)
 
-        # Returns counters and latency percentiles.
+        # Returns counters and latency percentiles: latencyMicroseconds holds p50,
+        # p90, p99 and max, and the count and sumMicroseconds of the calls timed.
         method GetStats() -> (stats: object)
 
         # Reloads the configuration; on error the loaded one stays and ConfigInvalid
@@ -207,8 +213,9 @@ public enum RouterInterface {
         error PayloadTooLarge (size: int, max: int)
 
         # The configuration was rejected and the loaded one kept; errors lists every
-        # problem as file:line:column and what was expected.
-        error ConfigInvalid (errors: []string)
+        # problem as file:line:column and what was expected; config is the file the
+        # daemon read, as given to --config.
+        error ConfigInvalid (errors: []string, config: string)
 
         # Too many requests from this peer; retry after the given milliseconds.
         error RateLimited (retryAfterMs: int)
@@ -217,7 +224,16 @@ public enum RouterInterface {
         error InvalidState (reason: string, field: string)
 
         # FlowFinished named a coordinator that is not presented on the device.
-        error NotPresented (coordinator: string)
+        # presented lists the coordinators that are, and could finish (they provide a
+        # condition), in the order they were started.
+        error NotPresented (coordinator: string, presented: []string)
+
+        # A parameter names what the graph does not declare, e.g. a coordinator that
+        # FlowFinished cannot finish. reason says what is wrong in a sentence, value is
+        # the text given, and suggestion the nearest declared name when one is close.
+        # (The standard org.varlink.service.InvalidParameter names the parameter only;
+        # it stays the answer to a parameter missing, unknown or of the wrong type.)
+        error InvalidParameter (parameter: string, value: string, reason: string, suggestion: ?string)
 
         # FlowFinished named a coordinator that provides no condition: only a flow
         # declared with provides: can finish a gate. reason says so in full.

@@ -2,7 +2,8 @@
 // change the config and generate again.
 //
 // The pages of Shop as Swift enums, and the links that open them: `AppLink(url:)` matches a
-// link exactly as notifyd does, and `AppLink.url` prints a page's canonical link.
+// link exactly as notifyd does, and `AppLink.url` prints a page's canonical link. `NotifydDecision` reads
+// notifyd's decisions, and `apply(to:)` performs their steps on the app's `NotifydNavigator`.
 // Schemes: shop. Hosts (https only): shop.example.com, *.shop.example.com.
 
 import Foundation
@@ -438,6 +439,417 @@ extension OnboardingCoordinatorPages.Page {
         case .welcome: return (17, [])
         case .notifications: return (18, [])
         case .done: return (19, [])
+        }
+    }
+}
+
+// MARK: - Decisions
+
+/// A coordinator of the app, as notifyd's decisions name it (in `path`, in steps, as a gate).
+enum NotifydCoordinator: CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// `app` (app).
+    case app
+    /// `main` (tabs).
+    case main
+    /// `catalog` (stack).
+    case catalog
+    /// `deals` (stack).
+    case deals
+    /// `cart` (stack).
+    case cart
+    /// `account` (stack).
+    case account
+    /// `login` (modal).
+    case login
+    /// `membership` (modal).
+    case membership
+    /// `payment` (modal).
+    case payment
+    /// `onboarding` (flow).
+    case onboarding
+
+    /// The coordinator named `name` in the config; nil for a name this code does not declare.
+    init?(name: String) {
+        switch name {
+        case "app": self = .app
+        case "main": self = .main
+        case "catalog": self = .catalog
+        case "deals": self = .deals
+        case "cart": self = .cart
+        case "account": self = .account
+        case "login": self = .login
+        case "membership": self = .membership
+        case "payment": self = .payment
+        case "onboarding": self = .onboarding
+        default: return nil
+        }
+    }
+
+    /// The coordinator's name in the config, as notifyd and `notifyctl` write it.
+    var description: String {
+        switch self {
+        case .app: return "app"
+        case .main: return "main"
+        case .catalog: return "catalog"
+        case .deals: return "deals"
+        case .cart: return "cart"
+        case .account: return "account"
+        case .login: return "login"
+        case .membership: return "membership"
+        case .payment: return "payment"
+        case .onboarding: return "onboarding"
+        }
+    }
+}
+
+/// One step of a notifyd decision for the app's coordinators; `NotifydDecision.apply(to:)` performs a
+/// decision's steps in order.
+enum NotifydStep: Hashable, Sendable, CustomStringConvertible {
+    /// Create and start a coordinator as a child of another: `start cart in main`.
+    case start(NotifydCoordinator, in: NotifydCoordinator)
+    /// Bring a coordinator that is started already to the front: `activate app`.
+    case activate(NotifydCoordinator)
+    /// Select a tab of a tabs coordinator: `selectTab main → cart`.
+    case selectTab(NotifydCoordinator, tab: NotifydCoordinator)
+    /// Present a modal or a flow over a coordinator: `present login over cart`.
+    case present(NotifydCoordinator, over: NotifydCoordinator)
+    /// Dismiss a presented coordinator, which stops: `dismiss login`.
+    case dismiss(NotifydCoordinator)
+    /// Pop a coordinator's stack down to a page, which stays: `popTo cart.cart in cart`.
+    case popTo(AppLink, in: NotifydCoordinator)
+    /// Push a page on a coordinator's stack: `push cart.checkout in cart`.
+    case push(AppLink, in: NotifydCoordinator)
+    /// Replace a coordinator's stack by one page: `setRoot cart.cart in cart`.
+    case setRoot(AppLink, in: NotifydCoordinator)
+    /// Show a page on a coordinator, pushed unless it is the top already:
+    /// `display cart.offer(id: "SUMMER") in cart`.
+    case display(AppLink, in: NotifydCoordinator)
+
+    /// The step as `notifyctl` prints it in a decision's step list: `selectTab main → cart`,
+    /// `display cart.offer(id: "SUMMER") in cart`.
+    var description: String {
+        let text: String
+        switch self {
+        case .start(let coordinator, let parent): text = "start \(coordinator) in \(parent)"
+        case .activate(let coordinator): text = "activate \(coordinator)"
+        case .selectTab(let coordinator, let tab): text = "selectTab \(coordinator) → \(tab)"
+        case .present(let coordinator, let parent): text = "present \(coordinator) over \(parent)"
+        case .dismiss(let coordinator): text = "dismiss \(coordinator)"
+        case .popTo(let page, let coordinator): text = "popTo \(page) in \(coordinator)"
+        case .push(let page, let coordinator): text = "push \(page) in \(coordinator)"
+        case .setRoot(let page, let coordinator): text = "setRoot \(page) in \(coordinator)"
+        case .display(let page, let coordinator): text = "display \(page) in \(coordinator)"
+        }
+        return NotifydStep.printable(text)
+    }
+
+    /// Performs the step: calls the navigator's requirement of the same name.
+    @Swift.MainActor func apply(to navigator: some NotifydNavigator) {
+        switch self {
+        case .start(let coordinator, let parent): navigator.start(coordinator, in: parent)
+        case .activate(let coordinator): navigator.activate(coordinator)
+        case .selectTab(let coordinator, let tab): navigator.selectTab(tab, in: coordinator)
+        case .present(let coordinator, let parent): navigator.present(coordinator, over: parent)
+        case .dismiss(let coordinator): navigator.dismiss(coordinator)
+        case .popTo(let page, let coordinator): navigator.popTo(page, in: coordinator)
+        case .push(let page, let coordinator): navigator.push(page, in: coordinator)
+        case .setRoot(let page, let coordinator): navigator.setRoot(page, in: coordinator)
+        case .display(let page, let coordinator): navigator.display(page, in: coordinator)
+        }
+    }
+
+    /// `text` with control characters written `\u{…}`, as `notifyctl` prints text it did not write itself.
+    fileprivate static func printable(_ text: String) -> String {
+        func isControl(_ scalar: Swift.Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+/// What the app does for each step of a decision: implement it on the app's coordinators (the compiler lists
+/// the requirements still missing) and call `NotifydDecision.apply(to:)`. Navigation happens on the main actor.
+@Swift.MainActor protocol NotifydNavigator {
+    /// Creates and starts `coordinator` as a child of `parent`.
+    func start(_ coordinator: NotifydCoordinator, in parent: NotifydCoordinator)
+    /// Brings `coordinator`, started already, to the front.
+    func activate(_ coordinator: NotifydCoordinator)
+    /// Selects the tab `tab` of the tabs coordinator `coordinator`.
+    func selectTab(_ tab: NotifydCoordinator, in coordinator: NotifydCoordinator)
+    /// Presents the modal or flow `coordinator` over `parent`.
+    func present(_ coordinator: NotifydCoordinator, over parent: NotifydCoordinator)
+    /// Dismisses the presented `coordinator`; it stops.
+    func dismiss(_ coordinator: NotifydCoordinator)
+    /// Pops the stack of `coordinator` down to `page`, which stays.
+    func popTo(_ page: AppLink, in coordinator: NotifydCoordinator)
+    /// Pushes `page` on the stack of `coordinator`.
+    func push(_ page: AppLink, in coordinator: NotifydCoordinator)
+    /// Replaces the stack of `coordinator` by `page` alone.
+    func setRoot(_ page: AppLink, in coordinator: NotifydCoordinator)
+    /// Shows `page` on `coordinator`: pushed, unless it is the top already.
+    func display(_ page: AppLink, in coordinator: NotifydCoordinator)
+}
+
+/// A routing decision of notifyd, read from its JSON (docs/design.md §3: the reply of `Route` and `Resolve`,
+/// `FlowFinished`'s `resumed`, what `Monitor` streams and `notifyctl --json` prints), its pages and
+/// coordinators typed with this app's.
+///
+/// A decision naming a page, a coordinator, an outcome or an action this code does not declare (notifyd runs
+/// a newer config than the one the code was generated from) does not decode: the ``NotifydDecisionError``
+/// names it and where it is.
+struct NotifydDecision: Hashable, Sendable {
+    /// How the page was reached.
+    enum Outcome: String, CaseIterable, Hashable, Sendable {
+        /// A link routed to its page.
+        case routed
+        /// A flow that provides a condition is presented first; `pending` holds the page that waits.
+        case gated
+        /// No pattern matched: the app's fallback page.
+        case fallback
+        /// A pending page continued after its gate finished.
+        case resumed
+        /// A notification without a usable link: the app comes forward where it is (no page).
+        case opened
+        /// Nothing to show: no page, no steps, no state change.
+        case silent
+    }
+
+    /// A page kept behind a gate until the flow that provides its condition finishes.
+    struct Pending: Hashable, Sendable {
+        /// The page to open once the gate finishes.
+        let page: AppLink
+        /// The flow presented for the condition.
+        let gate: NotifydCoordinator
+        /// The condition the gate provides (`session`).
+        let condition: String
+        /// When notifyd drops the pending page.
+        let expiresAt: Foundation.Date
+    }
+
+    /// The decision's id, a UUID.
+    let id: String
+    /// The device the decision was made for; nil without one.
+    let device: String?
+    /// How the page was reached.
+    let outcome: Outcome
+    /// The page the decision leads to (when `gated`, the page that waits); nil when `opened` or `silent`.
+    let page: AppLink?
+    /// The coordinators from the root to the page's owner.
+    let path: [NotifydCoordinator]
+    /// The steps, in the order the app performs them.
+    let steps: [NotifydStep]
+    /// The page kept behind a gate (`gated` only).
+    let pending: Pending?
+
+    /// Performs the steps on `navigator`, in order.
+    @Swift.MainActor func apply(to navigator: some NotifydNavigator) {
+        for step in steps { step.apply(to: navigator) }
+    }
+}
+
+/// A decision this app cannot follow, and where in its JSON (`$.steps[5].pageId`).
+enum NotifydDecisionError: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+    /// A page id the generated code does not declare.
+    case unknownPage(String, path: String)
+    /// The arguments of a page do not fit its parameters as the generated code declares them.
+    case argumentsDoNotFit(page: String, path: String)
+    /// A coordinator the generated code does not declare.
+    case unknownCoordinator(String, path: String)
+    /// An outcome the generated code does not know.
+    case unknownOutcome(String, path: String)
+    /// A step's action the generated code does not know.
+    case unknownAction(String, path: String)
+    /// A step's page given only by its description: the decision comes from a notifyd older than the code.
+    case pageWithoutID(String, path: String)
+
+    /// `path: what is wrong`, and what to do about it.
+    var description: String {
+        let newer = "notifyd runs a config newer than the one this code was generated from: generate it again"
+        let newerDaemon = "notifyd is newer than the notifyctl that generated this code: generate it again"
+        switch self {
+        case .unknownPage(let id, let path):
+            return "\(path): unknown page '\(id)'; \(newer)"
+        case .argumentsDoNotFit(let id, let path):
+            return "\(path): the arguments do not fit the parameters of page '\(id)'; \(newer)"
+        case .unknownCoordinator(let name, let path):
+            return "\(path): unknown coordinator '\(name)'; \(newer)"
+        case .unknownOutcome(let outcome, let path):
+            let known = NotifydDecision.Outcome.allCases.map(\.rawValue).joined(separator: ", ")
+            return "\(path): unknown outcome '\(outcome)' (this code knows \(known)); \(newerDaemon)"
+        case .unknownAction(let action, let path):
+            return "\(path): unknown action '\(action)' (this code knows start, activate, selectTab, present, "
+                + "dismiss, popTo, push, setRoot and display); \(newerDaemon)"
+        case .pageWithoutID(let description, let path):
+            return "\(path): the step's page '\(description)' comes without its 'pageId' and 'arguments': "
+                + "the decision was made by a notifyd older than this code"
+        }
+    }
+}
+
+extension NotifydDecision: Swift.Decodable {
+    /// Reads a decision from its JSON text.
+    init(json: Foundation.Data) throws {
+        self = try Foundation.JSONDecoder().decode(NotifydDecision.self, from: json)
+    }
+
+    /// Reads the decision object of notifyd's JSON; keys it does not use are ignored.
+    init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: NotifydKey.self)
+        let outcome = try container.decode(String.self, forKey: NotifydKey("outcome"))
+        guard let known = Outcome(rawValue: outcome) else {
+            throw NotifydDecisionError.unknownOutcome(
+                outcome, path: NotifydKey.path(container.codingPath + [NotifydKey("outcome")]))
+        }
+        self.init(
+            id: try container.decode(String.self, forKey: NotifydKey("id")),
+            device: try container.decodeIfPresent(String.self, forKey: NotifydKey("device")),
+            outcome: known,
+            page: try container.decodeIfPresent(AppLink.self, forKey: NotifydKey("page")),
+            path: try container.decode([NotifydCoordinator].self, forKey: NotifydKey("path")),
+            steps: try container.decode([NotifydStep].self, forKey: NotifydKey("steps")),
+            pending: try container.decodeIfPresent(Pending.self, forKey: NotifydKey("pending")))
+    }
+}
+
+extension NotifydDecision.Pending: Swift.Decodable {
+    /// Reads `{"page", "gate", "condition", "expiresAt"}`; `expiresAt` is RFC 3339.
+    init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: NotifydKey.self)
+        let expiry = try container.decode(String.self, forKey: NotifydKey("expiresAt"))
+        let formatter = Foundation.ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let withoutFraction = Foundation.ISO8601DateFormatter()
+        guard let expiresAt = formatter.date(from: expiry) ?? withoutFraction.date(from: expiry) else {
+            throw Swift.DecodingError.dataCorruptedError(
+                forKey: NotifydKey("expiresAt"), in: container,
+                debugDescription: "'\(expiry)' is not an RFC 3339 time")
+        }
+        self.init(
+            page: try container.decode(AppLink.self, forKey: NotifydKey("page")),
+            gate: try container.decode(NotifydCoordinator.self, forKey: NotifydKey("gate")),
+            condition: try container.decode(String.self, forKey: NotifydKey("condition")),
+            expiresAt: expiresAt)
+    }
+}
+
+extension NotifydStep: Swift.Decodable {
+    /// Reads a step: `{"action", "coordinator"}` with the `child`, `parent` or page (`pageId`, `arguments`)
+    /// its action needs.
+    init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: NotifydKey.self)
+        let action = try container.decode(String.self, forKey: NotifydKey("action"))
+        let coordinator = try container.decode(NotifydCoordinator.self, forKey: NotifydKey("coordinator"))
+        func other(_ key: String) throws -> NotifydCoordinator {
+            try container.decode(NotifydCoordinator.self, forKey: NotifydKey(key))
+        }
+        func page() throws -> AppLink {
+            guard container.contains(NotifydKey("pageId")) else {
+                let description = try container.decodeIfPresent(String.self, forKey: NotifydKey("page"))
+                throw NotifydDecisionError.pageWithoutID(
+                    description ?? "", path: NotifydKey.path(container.codingPath))
+            }
+            return try AppLink.decoded(container, idKey: "pageId")
+        }
+        switch action {
+        case "start": self = .start(coordinator, in: try other("parent"))
+        case "activate": self = .activate(coordinator)
+        case "selectTab": self = .selectTab(coordinator, tab: try other("child"))
+        case "present": self = .present(coordinator, over: try other("parent"))
+        case "dismiss": self = .dismiss(coordinator)
+        case "popTo": self = .popTo(try page(), in: coordinator)
+        case "push": self = .push(try page(), in: coordinator)
+        case "setRoot": self = .setRoot(try page(), in: coordinator)
+        case "display": self = .display(try page(), in: coordinator)
+        default:
+            throw NotifydDecisionError.unknownAction(
+                action, path: NotifydKey.path(container.codingPath + [NotifydKey("action")]))
+        }
+    }
+}
+
+extension NotifydCoordinator: Swift.Decodable {
+    /// Reads a coordinator's name.
+    init(from decoder: any Swift.Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let coordinator = NotifydCoordinator(name: name) else {
+            throw NotifydDecisionError.unknownCoordinator(name, path: NotifydKey.path(decoder.codingPath))
+        }
+        self = coordinator
+    }
+}
+
+extension AppLink: Swift.Decodable {
+    /// Reads the page object of notifyd's decisions, `{"id", "arguments", "description"}`, as
+    /// `init(id:arguments:)` reads an id and arguments.
+    init(from decoder: any Swift.Decoder) throws {
+        self = try AppLink.decoded(try decoder.container(keyedBy: NotifydKey.self), idKey: "id")
+    }
+
+    /// The page whose id is at `idKey` in `container` and whose arguments are at `arguments`.
+    fileprivate static func decoded(
+        _ container: Swift.KeyedDecodingContainer<NotifydKey>, idKey: String
+    ) throws -> AppLink {
+        let id = try container.decode(String.self, forKey: NotifydKey(idKey))
+        var arguments: [String: String] = [:]
+        if container.contains(NotifydKey("arguments")) {
+            let values = try container.nestedContainer(keyedBy: NotifydKey.self, forKey: NotifydKey("arguments"))
+            for key in values.allKeys { arguments[key.stringValue] = try linkText(values, key) }
+        }
+        if let page = AppLink(id: id, arguments: arguments) { return page }
+        guard Routing.pages.contains(where: { $0.id == id }) else {
+            throw NotifydDecisionError.unknownPage(
+                id, path: NotifydKey.path(container.codingPath + [NotifydKey(idKey)]))
+        }
+        throw NotifydDecisionError.argumentsDoNotFit(
+            page: id, path: NotifydKey.path(container.codingPath + [NotifydKey("arguments")]))
+    }
+
+    /// An argument as links write it: a string as it is, a Boolean or a number as its JSON text.
+    fileprivate static func linkText(
+        _ values: Swift.KeyedDecodingContainer<NotifydKey>, _ key: NotifydKey
+    ) throws -> String {
+        if let text = try? values.decode(String.self, forKey: key) { return text }
+        if let flag = try? values.decode(Bool.self, forKey: key) { return flag ? "true" : "false" }
+        if let number = try? values.decode(Int.self, forKey: key) { return String(number) }
+        if let number = try? values.decode(Swift.Double.self, forKey: key) { return String(number) }
+        throw Swift.DecodingError.typeMismatch(
+            String.self,
+            Swift.DecodingError.Context(
+                codingPath: values.codingPath + [key],
+                debugDescription: "a page argument is a string, a number or a Boolean"))
+    }
+}
+
+/// A key of a decision's JSON.
+fileprivate struct NotifydKey: Swift.CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) {
+        stringValue = name
+    }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+
+    /// `$.steps[5].pageId`: where `codingPath` is in the decision's JSON.
+    static func path(_ codingPath: [any Swift.CodingKey]) -> String {
+        codingPath.reduce("$") { path, key in
+            key.intValue.map { path + "[\($0)]" } ?? path + "." + key.stringValue
         }
     }
 }

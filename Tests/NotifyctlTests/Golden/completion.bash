@@ -2,9 +2,22 @@
 # Load it into this shell:    source <(notifyctl completion bash)
 # Or install it for all:      notifyctl completion bash > /usr/share/bash-completion/completions/notifyctl
 
-# Completes COMPREPLY from a word list, files or directories (compgen's own matching against $2).
+# Where the apps of the template units notifyd@NAME are found: /run/notifyd/NAME.sock, /etc/notifyd/NAME.yaml.
+_notifyctl_app_dirs="/run/notifyd /etc/notifyd"
+
+# Completes COMPREPLY from a word list, files, directories or apps (compgen's own matching against $2).
 _notifyctl_complete() {
     case "$1" in
+        apps)
+            local dir file names=()
+            for dir in $_notifyctl_app_dirs; do
+                for file in "$dir"/*.sock "$dir"/*.yaml; do
+                    [ -e "$file" ] || continue
+                    file=${file##*/}
+                    [ "${file%.*}" = notifyd ] || names+=("${file%.*}")
+                done
+            done
+            mapfile -t COMPREPLY < <(compgen -W "${names[*]}" -- "$2" | sort -u) ;;
         files)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$2") ;;
@@ -19,11 +32,14 @@ _notifyctl_complete() {
 # Succeeds when option $2 (without dashes) of command $1 takes a value.
 _notifyctl_takes_value() {
     case "$1:$2" in
-        :socket | :device | send:device | send:format | send:header | send:offline | send:socket | \
-        resolve:device | resolve:offline | resolve:socket | explain:device | explain:format | \
-        explain:header | explain:offline | explain:socket | decision:socket | history:device | \
-        history:limit | history:socket | state:socket | finish:socket | monitor:socket | stats:socket | \
-        reload:socket | info:socket | graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
+        :socket | :app | :device | send:device | send:format | send:header | send:offline | \
+        send:socket | send:app | resolve:device | resolve:offline | resolve:socket | resolve:app | \
+        explain:device | explain:format | explain:header | explain:offline | explain:socket | \
+        explain:app | decision:socket | decision:app | history:device | history:limit | \
+        history:socket | history:app | state:socket | state:app | finish:socket | finish:app | \
+        monitor:socket | monitor:app | stats:format | stats:socket | stats:app | reload:socket | \
+        reload:app | info:socket | info:app | graph:format | codegen:output | codegen:o | \
+        codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -34,7 +50,10 @@ _notifyctl_option_value() {
         :socket | send:offline | send:socket | resolve:offline | resolve:socket | explain:offline | \
         explain:socket | decision:socket | history:socket | state:socket | finish:socket | \
         monitor:socket | stats:socket | reload:socket | info:socket) _notifyctl_complete files "$3" ;;
+        :app | send:app | resolve:app | explain:app | decision:app | history:app | state:app | \
+        finish:app | monitor:app | stats:app | reload:app | info:app) _notifyctl_complete apps "$3" ;;
         send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify webpush expo link" ;;
+        stats:format) _notifyctl_complete words "$3" "text prometheus" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
         codegen:output | codegen:o) _notifyctl_complete directories "$3" ;;
         codegen:layout) _notifyctl_complete words "$3" "namespaces extensions" ;;
@@ -44,22 +63,22 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --strict --header --offline --socket --json -h --help" ;;
-        resolve) echo "--device --dry-run --offline --socket --json -h --help" ;;
-        explain) echo "--device --dry-run --format --strict --header --offline --socket --json -h --help" ;;
-        decision) echo "--socket --json -h --help" ;;
-        history) echo "--device --limit --socket --json -h --help" ;;
-        state) echo "--socket --json -h --help" ;;
-        finish) echo "--socket --json -h --help" ;;
-        monitor) echo "--socket --json -h --help" ;;
-        stats) echo "--socket --json -h --help" ;;
-        reload) echo "--socket --json -h --help" ;;
-        info) echo "--socket --json -h --help" ;;
+        send) echo "--device --dry-run --format --strict --header --offline --socket --app --json -h --help" ;;
+        resolve) echo "--device --dry-run --offline --socket --app --json -h --help" ;;
+        explain) echo "--device --dry-run --format --strict --header --offline --socket --app --json -h --help" ;;
+        decision) echo "--socket --app --json -h --help" ;;
+        history) echo "--device --limit --socket --app --json -h --help" ;;
+        state) echo "--socket --app --json -h --help" ;;
+        finish) echo "--socket --app --json -h --help" ;;
+        monitor) echo "--socket --app --json -h --help" ;;
+        stats) echo "--format --socket --app --json -h --help" ;;
+        reload) echo "--socket --app --json -h --help" ;;
+        info) echo "--socket --app --json -h --help" ;;
         validate) echo "--json -h --help" ;;
         graph) echo "--format --json -h --help" ;;
         codegen) echo "-o --output --layout --public --json -h --help" ;;
         completion) echo "--json -h --help" ;;
-        *) echo "--socket --json --help --device --dry-run --version" ;;
+        *) echo "--socket --app --json --help --device --dry-run --version" ;;
     esac
 }
 
