@@ -40,11 +40,14 @@ def test_every_refused_candidate_is_a_reason_and_notifyctl_prints_them_as_explai
         json.dump(payload, f)
     online = subprocess.run([NOTIFYCTL, "--socket", daemon.socket, "send", path], capture_output=True, text=True)
     offline = subprocess.run([NOTIFYCTL, "send", "--offline", config, path], capture_output=True, text=True)
-    expected = (f"notifyctl: error: {ROUTER}.NoRoute: link: http://shop.example.com/offers/A\n"
+    expected = (f"notifyctl: error: no page for 'http://shop.example.com/offers/A' [{ROUTER}.NoRoute]\n"
                 + "".join(f"  {reason}\n" for reason in reasons))
     assert (online.returncode, online.stdout) == (1, "")
     assert online.stderr.startswith(expected), online.stderr
     assert offline.stderr == online.stderr
     # explain prints the same lines in its trace when a fallback exists; here it fails with them too.
     explained = subprocess.run([NOTIFYCTL, "explain", "--offline", config, path], capture_output=True, text=True)
-    assert explained.stderr.startswith(expected)
+    assert explained.returncode == 1
+    assert explained.stderr.startswith(f"notifyctl: error: no page for 'http://shop.example.com/offers/A' "
+                                       f"[{ROUTER}.NoRoute]\nnotifyctl: trace:\n")
+    assert all(f"  {reason}\n" in explained.stderr for reason in reasons), explained.stderr
