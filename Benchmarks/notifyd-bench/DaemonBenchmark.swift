@@ -3,7 +3,7 @@ import Synchronization
 import Varlink
 
 /// `notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
-/// [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
+/// [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
 /// drives a running daemon (or the C floor) over its Unix socket with N connections, each keeping up to D
 /// requests in flight, and prints requests/s, client-side latency percentiles (send to reply), errors, and the
 /// server's CPU time and peak RSS read from /proc (of the pid notifyd's `GetStats` gives, else of the socket's
@@ -16,7 +16,7 @@ func runDaemonBenchmark(_ arguments: [String]) {
         print(
             """
             usage: notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
-                   [--mix dry-apns,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]
+                   [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]
             """)
         exit(2)
     }
@@ -109,6 +109,8 @@ func runDaemonBenchmark(_ arguments: [String]) {
 enum DaemonRequestKind: String, CaseIterable {
     /// A dry-run Route of an APNs payload whose custom key links to `cart.offer`.
     case dryAPNs = "dry-apns"
+    /// A dry-run Route of the same APNs alert without its link, as most pushes are: decided `opened`.
+    case dryLinkless = "dry-linkless"
     /// A dry-run Route of an FCM HTTP v1 payload that links to the gated `cart.checkout`.
     case dryFCM = "dry-fcm"
     /// A Route of the APNs payload for one of `--devices` devices: its state is read, changed and stored.
@@ -120,6 +122,7 @@ enum DaemonRequestKind: String, CaseIterable {
     func frame(device: Int) -> [UInt8] {
         switch self {
         case .dryAPNs: return Array(Self.apnsFrame.utf8) + [0]
+        case .dryLinkless: return Array(Self.linklessFrame.utf8) + [0]
         case .dryFCM: return Array(Self.fcmFrame.utf8) + [0]
         case .resolve: return Array(Self.resolveFrame.utf8) + [0]
         case .stateful:
@@ -129,9 +132,10 @@ enum DaemonRequestKind: String, CaseIterable {
         }
     }
 
-    /// What a correct reply contains: the decision's page.
+    /// What a correct reply contains: the decision's page (its outcome for a decision without one).
     var expected: [UInt8] {
         switch self {
+        case .dryLinkless: return Array(#""outcome":"opened""#.utf8)
         case .dryAPNs, .stateful: return Array(#""page":{"id":"cart.offer""#.utf8)
         case .dryFCM: return Array(#""page":{"id":"cart.checkout""#.utf8)
         case .resolve: return Array(#""page":{"id":"catalog.product""#.utf8)
@@ -146,6 +150,9 @@ enum DaemonRequestKind: String, CaseIterable {
         + #""campaign":"summer-2025"}"#
     private static let apnsFrame =
         #"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true,"payload":"# + apnsPayload + "}}"
+    private static let linklessFrame =
+        #"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true,"payload":"#
+        + apnsPayload.replacingOccurrences(of: #""deeplink":"shop://offers/SUMMER","#, with: "") + "}}"
     private static let fcmFrame =
         #"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true,"payload":{"message":{"#
         + #""token":"bk3RNwTe3H0:CI2k_HHwgIpoDKCIZvvDMExUdFQ3P1","notification":{"title":"Your cart is waiting","#

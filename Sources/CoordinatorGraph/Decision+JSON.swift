@@ -10,7 +10,7 @@ extension Decision {
             "device": device.map(JSON.string) ?? .null,
             "outcome": .string(outcome.rawValue),
             "source": source?.json ?? .null,
-            "page": page.json,
+            "page": page?.json ?? .null,
             "path": .array(path.map(JSON.string)),
             "steps": .array(steps.map(\.json)),
             "pending": pending?.json ?? .null,
@@ -36,9 +36,13 @@ extension Decision {
         JSON.writeRaw(",\"source\":", into: &out)
         if let source { source.writeJSON(into: &out) } else { JSON.writeRaw("null", into: &out) }
         JSON.writeRaw(",\"page\":", into: &out)
-        let page = self.page
         // The step that displays the page copies its description from here rather than writing it again.
-        let described = (page: page, text: page.writeJSON(into: &out))
+        var described: (page: Page, text: Range<Int>)? = nil
+        if let page = self.page {
+            described = (page: page, text: page.writeJSON(into: &out))
+        } else {
+            JSON.writeRaw("null", into: &out)
+        }
         JSON.writeRaw(",\"path\":", into: &out)
         // The plan bound once, for the path and the steps: each binding of a plan kept in a variable is a copy.
         if let plan = self.plan {
@@ -129,15 +133,21 @@ extension Decision {
         guard let outcome = Outcome(rawValue: outcomeText) else {
             throw JSONDecodeError(
                 code: .invalidValue, path: "$.outcome",
-                message: "unknown outcome '\(outcomeText)'; expected routed, gated, fallback or resumed")
+                message: "unknown outcome '\(outcomeText)'; expected one of "
+                    + Outcome.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var source: DecisionSource?
         if let sourceJSON = object["source"], !sourceJSON.isNull {
             source = try DecisionSource(json: sourceJSON, at: "$.source")
         }
         let pageJSON = try JSONReader.required(object, "page", at: root)
-        let page: Page
-        if let graph {
+        var page: Page? = nil
+        if pageJSON.isNull {
+            guard !outcome.navigates else {
+                throw JSONDecodeError(
+                    code: .invalidValue, path: "$.page", message: "a \(outcome.rawValue) decision needs a page")
+            }
+        } else if let graph {
             page = try PageCoding.decode(pageJSON, graph: graph, at: "$.page")
         } else {
             page = try PageCoding.decodeLoosely(pageJSON, at: "$.page")
@@ -174,12 +184,13 @@ extension Decision {
 }
 
 extension DecisionSource {
-    /// `{"format", "field", "link"}` with `link` possibly `null`.
+    /// `{"format", "field", "link"}` with `link` possibly `null`, and `topic` when there is one.
     public var json: JSON {
-        .object(
-            JSONObject(distinctKeysWithValues: [
-                "format": .string(format), "field": .string(field), "link": link.map(JSON.string) ?? .null,
-            ]))
+        var object = JSONObject(distinctKeysWithValues: [
+            "format": .string(format), "field": .string(field), "link": link.map(JSON.string) ?? .null,
+        ])
+        if let topic { object.appendDistinct("topic", .string(topic)) }
+        return .object(object)
     }
 
     /// Appends the text of ``json`` without building it.
@@ -188,19 +199,21 @@ extension DecisionSource {
         JSON.writeMember("format", format, first: true, into: &out)
         JSON.writeMember("field", field, into: &out)
         JSON.writeMember("link", link, into: &out)
+        if let topic { JSON.writeMember("topic", topic, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Reads `{"format", "field", "link"}`; `link` may be absent or `null`.
+    /// Reads `{"format", "field", "link", "topic"}`; `link` and `topic` may be absent or `null`.
     public init(json: JSON, at path: String = "$") throws(JSONDecodeError) {
         let object = try JSONReader.object(json, at: path)
-        try JSONReader.checkKeys(object, allowed: ["format", "field", "link"], at: path)
+        try JSONReader.checkKeys(object, allowed: ["format", "field", "link", "topic"], at: path)
         let format = try JSONReader.string(
             try JSONReader.required(object, "format", at: path), at: JSONReader.member(path, "format"))
         let field = try JSONReader.string(
             try JSONReader.required(object, "field", at: path), at: JSONReader.member(path, "field"))
         let link = try Decision.optionalString(object["link"], at: JSONReader.member(path, "link"))
-        self.init(format: format, field: field, link: link)
+        let topic = try Decision.optionalString(object["topic"], at: JSONReader.member(path, "topic"))
+        self.init(format: format, field: field, link: link, topic: topic)
     }
 }
 

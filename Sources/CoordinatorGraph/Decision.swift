@@ -2,21 +2,36 @@ import DeepLink
 import JSON
 
 /// A routing decision (docs/design.md §3): which page, the coordinators from the root to its owner, the ordered steps
-/// that bring the device there, and the pending page when a gate is presented first.
+/// that bring the device there, and the pending page when a gate is presented first; or, for a push with no page to
+/// open, that the app opens where it is (`opened`) or that there is nothing to open (`silent`).
 ///
 /// Built by ``Resolver``; written and read as the JSON of docs/design.md §3 (`Decision+JSON.swift`). The step
 /// grammar is documented on ``Resolver``.
 public struct Decision: Sendable, Hashable {
-    /// How the page was reached.
+    /// How the page was reached, or why there is none.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// A matched link routed to its page.
         case routed
         /// A condition is unmet: a providing flow is presented first and the page is pending.
         case gated
-        /// No pattern matched; the app's fallback page was routed.
+        /// No candidate routed (none matched, or each was refused); the app's fallback page was routed.
         case fallback
         /// A pending page continued after its gate was satisfied.
         case resumed
+        /// A visible notification with no usable link: the app comes forward where it is. No page, no steps.
+        case opened
+        /// Nothing to tap (a background update, a badge, data only), or a push that never navigates (a Live
+        /// Activity event, a non-alert push type). No page, no steps, never gated.
+        case silent
+
+        /// True when the decision has a page and steps that change the device's state; false for `opened` and
+        /// `silent`, which leave it as it was.
+        public var navigates: Bool {
+            switch self {
+            case .routed, .gated, .fallback, .resumed: return true
+            case .opened, .silent: return false
+            }
+        }
     }
 
     /// The decision's fields, kept in one box shared by copies: a decision passes from the resolver to the reply,
@@ -26,7 +41,7 @@ public struct Decision: Sendable, Hashable {
         /// The id, device and source, as the caller gave them: moved into the box whole, not field by field.
         var metadata: DecisionMetadata
         var outcome: Outcome
-        var page: Page
+        var page: Page?
         /// The path by name; empty while ``pathIndices`` holds it.
         var path: [String]
         /// The path as the resolver made it, coordinators by index, named by ``plan``.
@@ -93,8 +108,8 @@ public struct Decision: Sendable, Hashable {
         get { storage.fields.metadata.source }
         set { fields.metadata.source = newValue }
     }
-    /// The page routed to (for `gated`, the page that waits).
-    public var page: Page {
+    /// The page routed to (for `gated`, the page that waits); `nil` for `opened` and `silent`.
+    public var page: Page? {
         get { storage.fields.page }
         set { fields.page = newValue }
     }
@@ -191,7 +206,7 @@ public struct Decision: Sendable, Hashable {
 
     /// A decision from its parts.
     public init(
-        id: String, device: String? = nil, outcome: Outcome, source: DecisionSource? = nil, page: Page,
+        id: String, device: String? = nil, outcome: Outcome, source: DecisionSource? = nil, page: Page?,
         path: [String], steps: [Step], pending: Pending? = nil, warnings: [String]? = nil, trace: [String]? = nil,
         createdAt: Timestamp
     ) {
@@ -203,7 +218,7 @@ public struct Decision: Sendable, Hashable {
 
     /// A decision whose steps are `namedSteps`, or the resolver's `plan`; `metadata` moves into it.
     init(
-        metadata: consuming DecisionMetadata, outcome: Outcome, page: Page, path: [String],
+        metadata: consuming DecisionMetadata, outcome: Outcome, page: Page?, path: [String],
         pathIndices: IndexList? = nil, namedSteps: [Step] = [], plan: StepPlan?, pending: Pending?,
         warnings: [String]? = nil, trace: [String]?, createdAt: Timestamp
     ) {
@@ -240,20 +255,25 @@ public struct Decision: Sendable, Hashable {
     }
 }
 
-/// Where a decision's link came from: the payload format, the field that carried the link, the link itself.
+/// Where a decision came from: the payload format, the field that carried the link (or, with no link, the field
+/// that decided the outcome), the link itself, and the push's topic.
 public struct DecisionSource: Sendable, Hashable {
-    /// The payload format (`apns`, `fcm`, `ntfy`, `gotify`, `link`).
+    /// The payload format (`apns`, `fcm`, `fcm-legacy`, `ntfy`, `gotify`, `webpush`, `expo`, `link`).
     public var format: String
-    /// The payload field that carried the link (`deeplink`, `aps.category`, …).
+    /// The payload field that carried the link (`deeplink`, `aps.category`, …); for `opened` and `silent`, what
+    /// made the notification visible or not (`aps.alert`, `aps.content-available`, `headers.apns-push-type`, …).
     public var field: String
     /// The link as received, when there was one (categories name a page without a link).
     public var link: String?
+    /// The `apns-topic` header the push came with, when given.
+    public var topic: String?
 
     /// A source from its parts.
-    public init(format: String, field: String, link: String?) {
+    public init(format: String, field: String, link: String?, topic: String? = nil) {
         self.format = format
         self.field = field
         self.link = link
+        self.topic = topic
     }
 }
 

@@ -42,7 +42,10 @@ extension Graph {
         for key in types.keys.sorted() { typesJSON[key] = .array(types[key]!.map(JSON.string)) }
         return [
             "app": .object(app),
-            "links": ["keys": .array(linkKeys.map(JSON.string)), "pendingExpiry": .int(pendingExpirySeconds)],
+            "links": [
+                "keys": .array(linkKeys.map(JSON.string)), "pendingExpiry": .int(pendingExpirySeconds),
+                "unlinked": .string(unlinked.rawValue),
+            ],
             "types": .object(typesJSON),
             "categories": .object(categoriesJSON),
             "coordinators": .array(coordinatorsJSON),

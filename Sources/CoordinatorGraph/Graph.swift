@@ -127,8 +127,10 @@ public struct AppSettings: Sendable {
 public final class Graph: Sendable {
     /// The `app:` section.
     public let app: AppSettings
-    /// Payload keys that carry a link, in lookup order (`links.keys`).
+    /// Paths to payload keys that carry a link, in lookup order (`links.keys`), as written (``LinkKeyPath``).
     public let linkKeys: [String]
+    /// What a tap on a visible notification without a usable link leads to (`links.unlinked`, default `open`).
+    public let unlinked: PayloadOptions.Unlinked
     /// How long a pending (gated) page waits for its gate, in seconds (`links.pendingExpiry`, default 600).
     public let pendingExpirySeconds: Int
     /// Enums declared under `types:`.
@@ -148,10 +150,12 @@ public final class Graph: Sendable {
     /// an unknown name here is a programming error.
     public init(
         app: AppSettings, linkKeys: [String] = ["deeplink", "url", "link"], pendingExpirySeconds: Int = 600,
-        types: [String: [String]] = [:], categories: [String: PageExpression] = [:], coordinators: [Coordinator]
+        unlinked: PayloadOptions.Unlinked = .open, types: [String: [String]] = [:],
+        categories: [String: PageExpression] = [:], coordinators: [Coordinator]
     ) {
         self.app = app
         self.linkKeys = linkKeys
+        self.unlinked = unlinked
         self.pendingExpirySeconds = pendingExpirySeconds
         self.types = types
         self.categories = categories

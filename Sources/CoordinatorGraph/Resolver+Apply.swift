@@ -17,6 +17,7 @@ extension Resolver {
     ///
     /// A presented coordinator (modal, flow) that leaves V without a `dismiss` stops too. Then the pending link:
     /// a `gated` decision sets it, a `resumed` one clears it, and it is dropped when its gate is no longer started.
+    /// An `opened` or `silent` decision has no steps: the state stays as it was.
     /// Conditions are not changed (``flowFinished(_:state:now:metadata:explain:)`` adds them before its steps).
     public func apply(_ decision: Decision, to state: DeviceState?) -> DeviceState {
         var next = navigationState(state ?? .initial)
@@ -29,7 +30,7 @@ extension Resolver {
         switch decision.outcome {
         case .gated: next.pending = decision.pending
         case .resumed: next.pending = nil
-        case .routed, .fallback: break
+        case .routed, .fallback, .opened, .silent: break
         }
         if let pending = next.pending, !isStarted(pending.gate, in: next) { next.pending = nil }
         return deviceState(next)

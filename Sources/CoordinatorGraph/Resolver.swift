@@ -364,7 +364,7 @@ public final class Resolver: Sendable {
 /// needs it.
 public struct Resolution: Sendable, Hashable {
     /// The decision.
-    public let decision: Decision
+    public internal(set) var decision: Decision
     /// The state after the decision's steps, coordinators by index.
     private(set) var navigation: NavigationState
     /// The resolver that names the state's coordinators.

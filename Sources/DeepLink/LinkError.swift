@@ -57,4 +57,11 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `code: reason`.
     public var description: String { "\(code.rawValue): \(reason)" }
+
+    /// Why `link` opens no page, as decisions' warnings, `NoRoute.reasons` and explain print it: `no pattern
+    /// matches '…'` for a link the app owns, `'…' is refused: <reason>` for one it does not accept.
+    public func refusal(of link: String) -> String {
+        if code == .noMatch { return reason }
+        return "'\(link)' is refused: \(reason)"
+    }
 }

@@ -341,7 +341,9 @@ enum LinkScanner {
             let b = source[i]
             if b == percent {
                 guard i + 2 < end, let hi = hexValue(source[i + 1]), let lo = hexValue(source[i + 2]) else {
-                    throw malformed("invalid percent escape in \(what) '\(text(bytes[start..<end]))'; write '%' as %25")
+                    throw malformed(
+                        "invalid percent escape in \(what) '\(text(bytes[start..<end]))' at byte \(i); write '%' as %25"
+                    )
                 }
                 target[n] = hi << 4 | lo
                 i += 3

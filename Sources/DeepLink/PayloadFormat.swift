@@ -4,36 +4,47 @@
 public enum PayloadFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// An Apple Push Notification service payload: an `aps` dictionary plus custom top-level keys.
     case apns
-    /// A Firebase Cloud Messaging HTTP v1 request: `{"message": {...}}`.
+    /// A Firebase Cloud Messaging message: the HTTP v1 request `{"message": {...}}`, or the message alone as the
+    /// Admin SDKs take it (`token`, `topic` or `condition` beside `notification`, `data`, `android`, `apns`,
+    /// `webpush`).
     case fcm
     /// A Firebase Cloud Messaging legacy HTTP request: `to`/`registration_ids` with `data` and `notification`.
     case fcmLegacy = "fcm-legacy"
-    /// An ntfy JSON publish request (`topic`, `message`, `click`, `actions`, …).
+    /// An ntfy message: a JSON publish request (`topic`, `message`, `click`, `actions`, …) or a message as
+    /// subscribers receive it (`id`, `time`, `event`, …).
     case ntfy
     /// A Gotify message (`message`, `title`, `priority`, `extras`).
     case gotify
+    /// A Web Push payload as a service worker shows it: W3C notification options (`title`, `body`, `data`,
+    /// `actions`, …), alone or under `notification` (Angular's service worker, declarative Web Push).
+    case webpush
+    /// An Expo push message (`to`, `title`, `body`, `data`, …).
+    case expo
     /// A bare link: a JSON string, or one line of plain text.
     case link
 
     /// The wire name, e.g. `fcm-legacy`.
     public var description: String { rawValue }
 
-    /// The name people use for the format, for messages: `APNs`, `FCM HTTP v1`, …
+    /// The name people use for the format, for messages: `APNs`, `FCM`, …
     public var displayName: String {
         switch self {
         case .apns: return "APNs"
-        case .fcm: return "FCM HTTP v1"
+        case .fcm: return "FCM"
         case .fcmLegacy: return "FCM legacy"
         case .ntfy: return "ntfy"
         case .gotify: return "Gotify"
+        case .webpush: return "Web Push"
+        case .expo: return "Expo"
         case .link: return "bare link"
         }
     }
 
-    /// True for the formats whose services cap a payload at 4096 bytes (APNs and FCM); strict mode enforces it.
+    /// True for the formats whose services cap a payload at 4096 bytes (APNs, FCM, Web Push, Expo); strict mode
+    /// enforces it.
     public var hasSizeLimit: Bool {
         switch self {
-        case .apns, .fcm, .fcmLegacy: return true
+        case .apns, .fcm, .fcmLegacy, .webpush, .expo: return true
         case .ntfy, .gotify, .link: return false
         }
     }

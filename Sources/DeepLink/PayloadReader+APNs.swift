@@ -2,32 +2,70 @@ import JSON
 
 /// APNs: the `aps` dictionary plus custom top-level keys.
 ///
-/// Candidates, in priority order: each configured link key (top-level), the page that `aps.category` maps to,
-/// then `aps.target-content-id`. Every known `aps` member is type-checked; unknown members of `aps`, `aps.alert`
-/// and `aps.sound` are reported as warnings (APNs ignores them, so they are usually typos).
+/// Candidates, in priority order: each configured link key (a path from the top level), the page that
+/// `aps.category` maps to, then `aps.target-content-id` (a link, or an identifier looked up in the categories).
+/// Every member Apple documents in `aps` and `aps.alert` is type-checked (Live Activity alerts' localized
+/// `title`/`subtitle`/`body` objects included); unknown members of `aps`, `aps.alert` and `aps.sound` are reported as
+/// warnings (APNs ignores them, so they are usually typos). What the notification shows: an `aps.event` (a Live
+/// Activity) or `aps.content-changed` (a widget) never navigates; a non-empty `aps.alert` is shown; anything else
+/// (`content-available`, a badge, a sound) has nothing to tap.
 extension PayloadReader {
-    /// Reads the APNs payload `payload` at the place `fields` describes (the root, or `message.apns.payload`).
-    func readAPNs<V: JSONReadable>(
-        _ payload: V, fields: APNsFields, format: PayloadFormat, into collector: inout PayloadCollector
-    ) throws(PayloadError) {
+    /// What `checkAPS` found in `aps`.
+    struct APSSummary {
         var category: String? = nil
         var targetContentID: String? = nil
+        /// A non-empty alert.
+        var alert = false
+        var event: String? = nil
+        var contentChanged = false
+        var contentAvailable = false
+        var badge = false
+        var sound = false
+    }
+
+    /// Reads the APNs payload `payload` at the place `fields` describes (the root, or an FCM message's
+    /// `apns.payload`), and says what it shows.
+    func readAPNs<V: JSONReadable>(
+        _ payload: V, fields: APNsFields, format: PayloadFormat, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        var summary = APSSummary()
         if let aps = payload["aps"] {
-            (category, targetContentID) = try checkAPS(
-                PayloadPath.object(aps, fields.aps), path: fields.aps, warnings: &collector.warnings)
+            try checkAPS(
+                PayloadPath.object(aps, fields.aps), path: fields.aps, camelCase: fields.camelCase, into: &summary,
+                warnings: &collector.warnings)
         }
-        for (key, field) in fields.links {
-            if let value = payload[key] { try appendLink(value, field: field, format: format, into: &collector) }
+        func lookup(_ key: String) -> JSON? { key == "aps" ? nil : payload[key]?.json }
+        try appendLinks(
+            fields.links, in: payload, format: format, keyParent: fields.parent, lookup: lookup, into: &collector)
+        if let category = summary.category {
+            if !appendCategory(
+                category, field: fields.category, format: format, keyParent: fields.parent, lookup: lookup,
+                into: &collector)
+            {
+                collector.notes.append("\(fields.category): '\(category)' is not in the category map")
+            }
         }
-        if let category {
-            appendCategory(
-                category, field: fields.category, format: format, keyParent: fields.parent,
-                lookup: { key in key == "aps" ? nil : payload[key]?.json }, into: &collector)
-        }
-        if let targetContentID {
+        if let targetContentID = summary.targetContentID {
             try appendLink(
-                JSON.string(targetContentID), field: fields.targetContentID, format: format, into: &collector)
+                JSON.string(targetContentID), field: fields.targetContentID, format: format,
+                keyParent: fields.parent, lookup: lookup, into: &collector)
         }
+        if let event = summary.event {
+            return .nonNavigating(
+                field: fields.event,
+                reason:
+                    "a Live Activity \(event) (\(fields.event)) changes the activity where it shows; it opens nothing")
+        }
+        if summary.contentChanged {
+            return .nonNavigating(
+                field: fields.contentChanged,
+                reason: "a widget update (\(fields.contentChanged)) reloads the widget; it opens nothing")
+        }
+        if summary.alert { return .shown(field: fields.alert) }
+        if summary.contentAvailable { return .hidden(field: fields.contentAvailable) }
+        if summary.badge { return .hidden(field: fields.badge) }
+        if summary.sound { return .hidden(field: fields.sound) }
+        return .hidden(field: fields.aps)
     }
 
     /// The fields an APNs payload is searched for links, in order, for the no-link error.
@@ -43,31 +81,58 @@ extension PayloadReader {
         return "\(path) ('\(name)' is not in the category map)"
     }
 
-    /// Type-checks the members of `aps` and returns its category and target content id.
+    /// Type-checks the members of `aps` and notes in `summary` what it holds (filled in place: the summary holds
+    /// strings, and is not copied out).
     func checkAPS<V: JSONReadable>(
-        _ aps: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
-    ) throws(PayloadError) -> (category: String?, targetContentID: String?) {
-        var category: String? = nil
-        var targetContentID: String? = nil
+        _ aps: V, path: @autoclosure () -> String, camelCase: Bool, into summary: inout APSSummary,
+        warnings: inout [PayloadWarning]
+    ) throws(PayloadError) {
         for (key, value) in aps.keyedMembers {
-            guard let member = PayloadReader.apsMembers[key] else {
+            guard let member = PayloadReader.apsMembers[key] ?? (camelCase ? PayloadReader.apsCamelMembers[key] : nil)
+            else {
                 warnings.append(unknownKey(key.string, in: path(), known: PayloadReader.apsMembers.names))
                 continue
             }
             switch member {
             case .alert:
-                if value.isString { continue }
+                if value.isString {
+                    if let text = value.stringValue { summary.alert = !text.isEmpty }
+                    continue
+                }
                 guard value.isObject else {
                     throw PayloadPath.wrongType(
                         PayloadPath.child(path(), key.string), expected: "a string or an object", found: value)
                 }
-                try checkAlert(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
+                summary.alert =
+                    try checkAlert(
+                        value, path: PayloadPath.child(path(), key.string), camelCase: camelCase, warnings: &warnings)
+                    || summary.alert
             case .sound:
                 try checkSound(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
+                summary.sound = true
             case .category:
-                category = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
+                summary.category = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
             case .targetContentID:
-                targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
+                summary.targetContentID = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
+            case .event:
+                summary.event = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
+            case .contentAvailable:
+                summary.contentAvailable = try PayloadPath.integer(value, PayloadPath.child(path(), key.string)) != 0
+            case .badge:
+                _ = try PayloadPath.integer(value, PayloadPath.child(path(), key.string))
+                summary.badge = true
+            case .contentChanged:
+                guard let flag = value.boolValue else {
+                    throw PayloadPath.wrongType(
+                        PayloadPath.child(path(), key.string), expected: "a Boolean", found: value)
+                }
+                summary.contentChanged = flag
+            case .flag:  // the Admin SDKs' contentAvailable and mutableContent
+                guard let flag = value.boolValue ?? value.intValue.map({ $0 != 0 }) else {
+                    throw PayloadPath.wrongType(
+                        PayloadPath.child(path(), key.string), expected: "a Boolean", found: value)
+                }
+                if key.string == "contentAvailable" { summary.contentAvailable = flag }
             case .string:
                 try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
             case .integer:
@@ -89,21 +154,41 @@ extension PayloadReader {
                 }
             }
         }
-        return (category, targetContentID)
     }
 
-    /// Type-checks an `aps.alert` dictionary.
+    /// Type-checks an `aps.alert` dictionary; true when it has something to show (a title, subtitle or body, as
+    /// text or as a localization key).
     func checkAlert<V: JSONReadable>(
-        _ alert: V, path: @autoclosure () -> String, warnings: inout [PayloadWarning]
-    ) throws(PayloadError) {
+        _ alert: V, path: @autoclosure () -> String, camelCase: Bool, warnings: inout [PayloadWarning]
+    ) throws(PayloadError) -> Bool {
+        var shows = false
         for (key, value) in alert.keyedMembers {
-            guard let member = PayloadReader.alertMembers[key] else {
+            guard
+                let member = PayloadReader.alertMembers[key] ?? (camelCase ? PayloadReader.alertCamelMembers[key] : nil)
+            else {
                 warnings.append(unknownKey(key.string, in: path(), known: PayloadReader.alertMembers.names))
                 continue
             }
             switch member {
+            case .text:  // title, subtitle, body: text, or a Live Activity's {loc-key, loc-args}
+                if value.isString {
+                    // Once one text shows, the others need not be made into strings to see that they are empty.
+                    if !shows, let text = value.stringValue { shows = !text.isEmpty }
+                } else if value.isObject {
+                    try checkLocalized(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
+                    shows = true
+                } else {
+                    throw PayloadPath.wrongType(
+                        PayloadPath.child(path(), key.string), expected: "a string or a {loc-key, loc-args} object",
+                        found: value)
+                }
+            case .localizationKey:
+                try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
+                shows = true
             case .string:
                 try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
+            case .integer:
+                _ = try PayloadPath.integer(value, PayloadPath.child(path(), key.string))
             case .stringOrNull:  // `action-loc-key: null` shows a single "Close" button
                 if value.isNull { continue }
                 try PayloadPath.checkString(value, PayloadPath.child(path(), key.string))
@@ -111,6 +196,23 @@ extension PayloadReader {
                 try PayloadPath.stringArray(value, PayloadPath.child(path(), key.string))
             case .sound:  // a Live Activity alert's sound
                 try checkSound(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
+            }
+        }
+        return shows
+    }
+
+    /// Type-checks a localized text object of a Live Activity alert: `{"loc-key": …, "loc-args": […]}`.
+    func checkLocalized<V: JSONReadable>(
+        _ object: V, path: String, warnings: inout [PayloadWarning]
+    ) throws(PayloadError) {
+        guard object["loc-key"] != nil else {
+            throw PayloadError(.invalidValue, path: path, reason: "a localized text object needs a 'loc-key'")
+        }
+        for (key, value) in object.members {
+            switch key {
+            case "loc-key": try PayloadPath.checkString(value, PayloadPath.child(path, key))
+            case "loc-args": try PayloadPath.stringArray(value, PayloadPath.child(path, key))
+            default: warnings.append(unknownKey(key, in: path, known: ["loc-key", "loc-args"]))
             }
         }
     }
@@ -168,12 +270,13 @@ extension PayloadReader {
 
     /// How a member of `aps` is checked.
     enum APSMember {
-        case alert, sound, category, targetContentID, string, integer, number, object, stringArray, interruptionLevel
+        case alert, sound, category, targetContentID, event, contentAvailable, badge, contentChanged, flag
+        case string, integer, number, object, stringArray, interruptionLevel
     }
 
     /// How a member of `aps.alert` is checked.
     enum AlertMember {
-        case string, stringOrNull, stringArray, sound
+        case text, localizationKey, string, integer, stringOrNull, stringArray, sound
     }
 
     /// A member of a critical alert's `sound` dictionary.
@@ -181,23 +284,37 @@ extension PayloadReader {
         case critical, name, volume
     }
 
-    /// The documented members of `aps` (alerts, Live Activities, Safari pushes).
+    /// The members of `aps` Apple documents (alerts, background updates, Live Activities, broadcast channels,
+    /// widgets, Safari pushes).
     static let apsMembers = PayloadKeyTable<APSMember>([
         "alert": .alert, "sound": .sound, "category": .category, "target-content-id": .targetContentID,
-        "badge": .integer, "content-available": .integer, "mutable-content": .integer, "summary-arg-count": .integer,
-        "input-push-token": .integer, "thread-id": .string, "filter-criteria": .string, "event": .string,
-        "attributes-type": .string, "summary-arg": .string, "input-push-channel": .string,
+        "badge": .badge, "content-available": .contentAvailable, "mutable-content": .integer,
+        "summary-arg-count": .integer, "input-push-token": .integer, "thread-id": .string, "filter-criteria": .string,
+        "event": .event, "attributes-type": .string, "summary-arg": .string, "input-push-channel": .string,
         "relevance-score": .number, "stale-date": .number, "timestamp": .number, "dismissal-date": .number,
         "content-state": .object, "attributes": .object, "url-args": .stringArray,
-        "interruption-level": .interruptionLevel,
+        "interruption-level": .interruptionLevel, "content-changed": .contentChanged,
     ])
 
-    /// The documented members of `aps.alert`.
+    /// The camel-case names the Firebase Admin SDKs give members of `aps` (read inside their messages only).
+    static let apsCamelMembers = PayloadKeyTable<APSMember>([
+        "contentAvailable": .flag, "mutableContent": .flag, "threadId": .string,
+    ])
+
+    /// The members of `aps.alert` Apple documents.
     static let alertMembers = PayloadKeyTable<AlertMember>([
-        "title": .string, "subtitle": .string, "body": .string, "launch-image": .string, "title-loc-key": .string,
-        "subtitle-loc-key": .string, "loc-key": .string, "action": .string, "action-loc-key": .stringOrNull,
-        "title-loc-args": .stringArray, "subtitle-loc-args": .stringArray, "loc-args": .stringArray,
-        "sound": .sound,
+        "title": .text, "subtitle": .text, "body": .text, "launch-image": .string,
+        "title-loc-key": .localizationKey, "subtitle-loc-key": .localizationKey, "loc-key": .localizationKey,
+        "action": .string, "action-loc-key": .stringOrNull, "title-loc-args": .stringArray,
+        "subtitle-loc-args": .stringArray, "loc-args": .stringArray, "summary-arg": .string,
+        "summary-arg-count": .integer, "sound": .sound,
+    ])
+
+    /// The camel-case names the Firebase Admin SDKs give members of `aps.alert`.
+    static let alertCamelMembers = PayloadKeyTable<AlertMember>([
+        "locKey": .localizationKey, "locArgs": .stringArray, "titleLocKey": .localizationKey,
+        "titleLocArgs": .stringArray, "subtitleLocKey": .localizationKey, "subtitleLocArgs": .stringArray,
+        "actionLocKey": .stringOrNull, "launchImage": .string,
     ])
 
     /// The members of a critical alert's `sound` dictionary.

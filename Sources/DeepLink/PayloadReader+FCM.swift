@@ -1,84 +1,147 @@
 import JSON
 
-/// Firebase Cloud Messaging: HTTP v1 (`{"message": {...}}`) and the legacy HTTP API.
+/// Firebase Cloud Messaging: a message as the HTTP v1 API takes it (`{"message": {...}}`) or as the Admin SDKs take
+/// it (the message alone: `token`, `topic` or `condition` beside its members), and the legacy HTTP API.
 ///
-/// HTTP v1 candidates, in priority order: `message.data.<key>` for each configured link key, then
-/// `message.webpush.fcm_options.link`, then `message.android.notification.click_action`, then whatever the APNs
-/// payload in `message.apns.payload` yields (read with the APNs rules). Every `data` value must be a string, as FCM
-/// requires. Legacy candidates: `data.<key>`, then `notification.click_action`. A `click_action` that names a
-/// mapped category becomes that page; otherwise it is a link. Category `$key` arguments read the `data` keys.
+/// Candidates, in priority order: `data.<key>` for each configured link key, `webpush.fcm_options.link`,
+/// `webpush.notification.click_action`, `android.notification.click_action`, `data.click_action` (as Flutter apps
+/// send it), then whatever the APNs payload in `apns.payload` yields (read with the APNs rules). The Admin SDKs'
+/// camel-case names (`fcmOptions`, `clickAction`, and inside `aps` `contentAvailable`, `locKey`, …) are read too.
+/// Every `data` value must be a string, as FCM requires. A `click_action` that names a mapped category becomes that
+/// page; an intent action no category maps (`FLUTTER_NOTIFICATION_CLICK`) is no link. Legacy candidates: `data.<key>`,
+/// `notification.click_action`, `data.click_action`. Category `$key` arguments read the `data` keys.
+///
+/// What it shows: a `notification` (or `android.notification`, `webpush.notification`) with a title or a body, or
+/// an APNs alert; without one, a data-only message has nothing to tap.
 extension PayloadReader {
-    /// Reads an FCM HTTP v1 request.
-    func readFCM<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
-        guard let messageValue = root["message"] else {
-            throw PayloadError(.formatMismatch, path: "", reason: "an FCM HTTP v1 request needs a 'message' object")
+    /// Reads an FCM message in either shape.
+    func readFCM<V: JSONReadable>(
+        _ root: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        let message: V
+        let paths: FCMFields
+        let apnsPaths: APNsFields
+        if let wrapped = root["message"] {
+            message = try PayloadPath.object(wrapped, "message")
+            (paths, apnsPaths) = (fields.fcm, fields.fcmAPNs)
+        } else {
+            (message, paths, apnsPaths) = (root, fields.admin, fields.adminAPNs)
         }
-        let message = try PayloadPath.object(messageValue, "message")
         var data: V? = nil
-        if let value = message["data"] {
-            let object = try PayloadPath.object(value, "message.data")
+        if let value = message["data"], !value.isNull {
+            let object = try PayloadPath.object(value, paths.data)
             data = object
             for (key, item) in object.keyedMembers {
                 guard item.isString else {
                     throw PayloadError(
-                        .wrongType, path: PayloadPath.child("message.data", key.string),
+                        .wrongType, path: PayloadPath.child(paths.data, key.string),
                         reason: "FCM data values must be strings; found \(item.kindName)")
                 }
             }
-            for (key, field) in fields.fcmData {
-                if let link = object[key] { try appendLink(link, field: field, format: .fcm, into: &collector) }
+        }
+        func lookup(_ key: String) -> JSON? { data?[key]?.json }
+        if let data {
+            try appendLinks(
+                paths.links, in: data, format: .fcm, keyParent: paths.data, lookup: lookup, into: &collector)
+        }
+        var shown: String? = nil
+        if let notification = try member(message, "notification", of: paths.parent), hasText(notification) {
+            shown = paths.notification
+        }
+        let webpush = try member(message, "webpush", of: paths.parent)
+        if let webpush {
+            let webpushPath = PayloadPath.child(paths.parent, "webpush")
+            if let options = try member(webpush, "fcm_options", of: webpushPath), let link = options["link"] {
+                try appendLink(
+                    link, field: paths.fcmOptionsLink, format: .fcm, keyParent: paths.data, lookup: lookup,
+                    into: &collector)
+            }
+            if let options = try member(webpush, "fcmOptions", of: webpushPath), let link = options["link"] {
+                try appendLink(
+                    link, field: paths.fcmOptionsLinkCamel, format: .fcm, keyParent: paths.data, lookup: lookup,
+                    into: &collector)
+            }
+            if let notification = try member(webpush, "notification", of: webpushPath) {
+                if let action = notification["click_action"] {
+                    try appendLink(
+                        action, field: paths.webpushClickAction, format: .fcm, keyParent: paths.data, lookup: lookup,
+                        into: &collector)
+                }
+                if shown == nil, hasText(notification) { shown = paths.webpushNotification }
             }
         }
-        if let webpush = try member(message, "webpush", of: "message"),
-            let fcmOptions = try member(webpush, "fcm_options", of: "message.webpush"),
-            let link = fcmOptions["link"]
+        if let android = try member(message, "android", of: paths.parent),
+            let notification = try member(android, "notification", of: PayloadPath.child(paths.parent, "android"))
         {
-            try appendLink(link, field: "message.webpush.fcm_options.link", format: .fcm, into: &collector)
+            if let action = notification["click_action"] {
+                try appendLink(
+                    action, field: paths.androidClickAction, format: .fcm, keyParent: paths.data, lookup: lookup,
+                    into: &collector)
+            }
+            if let action = notification["clickAction"] {
+                try appendLink(
+                    action, field: paths.androidClickActionCamel, format: .fcm, keyParent: paths.data,
+                    lookup: lookup, into: &collector)
+            }
+            if shown == nil,
+                hasText(notification)
+                    || PayloadReader.androidLocalizedKeys.contains(where: {
+                        notification[$0] != nil
+                    })
+            {
+                shown = paths.androidNotification
+            }
         }
-        if let android = try member(message, "android", of: "message"),
-            let notification = try member(android, "notification", of: "message.android"),
-            let action = notification["click_action"]
-        {
-            try appendClickAction(
-                action, field: "message.android.notification.click_action", format: .fcm, data: data,
-                dataPath: "message.data", into: &collector)
+        if let action = data?["click_action"] {
+            try appendLink(
+                action, field: paths.dataClickAction, format: .fcm, keyParent: paths.data, lookup: lookup,
+                into: &collector)
         }
-        if let apns = try member(message, "apns", of: "message"), let payload = apns["payload"] {
-            let object = try PayloadPath.object(payload, fields.fcmAPNs.parent)
-            try readAPNs(object, fields: fields.fcmAPNs, format: .fcm, into: &collector)
+        var apnsShows: PayloadReading.Presentation? = nil
+        if let apns = try member(message, "apns", of: paths.parent), let payload = apns["payload"] {
+            let object = try PayloadPath.object(payload, apnsPaths.parent)
+            apnsShows = try readAPNs(object, fields: apnsPaths, format: .fcm, into: &collector)
         }
+        if let shown { return .shown(field: shown) }
+        if let apnsShows, !apnsShows.isHidden { return apnsShows }
+        return .hidden(field: data == nil ? PayloadPath.shown(paths.parent) : paths.data)
+    }
+
+    /// The localization keys that make an Android notification show text without a title or body.
+    static let androidLocalizedKeys = ["title_loc_key", "body_loc_key", "titleLocKey", "bodyLocKey"]
+
+    /// True when `notification` has a non-empty `title` or `body` string.
+    func hasText<V: JSONReadable>(_ notification: V) -> Bool {
+        if let title = notification["title"]?.stringValue, !title.isEmpty { return true }
+        if let body = notification["body"]?.stringValue, !body.isEmpty { return true }
+        return false
     }
 
     /// Reads an FCM legacy HTTP request.
-    func readFCMLegacy<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
-        var data: V? = nil
-        if let value = root["data"] {
-            let object = try PayloadPath.object(value, "data")
-            data = object
-            for (key, field) in fields.legacyData {
-                if let link = object[key] { try appendLink(link, field: field, format: .fcmLegacy, into: &collector) }
+    func readFCMLegacy<V: JSONReadable>(
+        _ root: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        let data = try readDataLinks(root, format: .fcmLegacy, into: &collector)
+        func lookup(_ key: String) -> JSON? { data?[key]?.json }
+        var shown = false
+        if let notification = try member(root, "notification", of: "") {
+            if let action = notification["click_action"] {
+                try appendLink(
+                    action, field: "notification.click_action", format: .fcmLegacy, keyParent: "data",
+                    lookup: lookup, into: &collector)
             }
+            shown =
+                hasText(notification)
+                || ["title_loc_key", "body_loc_key"].contains(where: { notification[$0] != nil })
         }
-        if let notification = try member(root, "notification", of: ""), let action = notification["click_action"] {
-            try appendClickAction(
-                action, field: "notification.click_action", format: .fcmLegacy, data: data, dataPath: "data",
+        if let action = data?["click_action"] {
+            try appendLink(
+                action, field: "data.click_action", format: .fcmLegacy, keyParent: "data", lookup: lookup,
                 into: &collector)
         }
-    }
-
-    /// A `click_action`: the mapped category's page, else a link.
-    func appendClickAction<V: JSONReadable>(
-        _ value: V, field: String, format: PayloadFormat, data: V?, dataPath: String,
-        into collector: inout PayloadCollector
-    ) throws(PayloadError) {
-        if let action = value.stringValue,
-            appendCategory(
-                action, field: field, format: format, keyParent: dataPath, lookup: { data?[$0]?.json },
-                into: &collector)
-        {
-            return
-        }
-        try appendLink(value, field: field, format: format, into: &collector)
+        if shown { return .shown(field: "notification") }
+        if root["content_available"]?.boolValue == true { return .hidden(field: "content_available") }
+        return .hidden(field: data == nil ? "$" : "data")
     }
 
     /// The object under `key`, `nil` when absent or null, or a `wrongType` error.
@@ -87,22 +150,24 @@ extension PayloadReader {
         return try PayloadPath.object(value, PayloadPath.child(parent, key))
     }
 
-    /// The fields an FCM HTTP v1 request is searched for links, in order.
+    /// The fields an FCM message is searched for links, in order.
     func fcmFields<V: JSONReadable>(_ root: V) -> [String] {
-        let message = root["message"]
-        var fields = self.fields.fcmData.map(\.field)
-        fields.append("message.webpush.fcm_options.link")
-        fields.append("message.android.notification.click_action")
+        let wrapped = root["message"] != nil
+        let paths = wrapped ? fields.fcm : fields.admin
+        let apnsPaths = wrapped ? fields.fcmAPNs : fields.adminAPNs
+        var looked = paths.links.map(\.field)
+        looked += [paths.fcmOptionsLink, paths.webpushClickAction, paths.androidClickAction, paths.dataClickAction]
+        let message = wrapped ? root["message"] : root
         if let payload = message?["apns"]?["payload"], payload.isObject {
-            fields += apnsFields(payload, fields: self.fields.fcmAPNs)
+            looked += apnsFields(payload, fields: apnsPaths)
         } else {
-            fields.append("message.apns.payload")
+            looked.append(apnsPaths.parent)
         }
-        return fields
+        return looked
     }
 
     /// The fields an FCM legacy request is searched for links, in order.
     func fcmLegacyFields() -> [String] {
-        fields.legacyData.map(\.field) + ["notification.click_action"]
+        fields.data.map(\.field) + ["notification.click_action", "data.click_action"]
     }
 }

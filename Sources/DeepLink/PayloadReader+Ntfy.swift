@@ -1,15 +1,38 @@
 import JSON
 
-/// ntfy JSON publishing (`{"topic": …, "message": …, "click": …, "actions": […]}`).
+/// ntfy messages: a JSON publish request (`{"topic": …, "message": …, "click": …, "actions": […]}`, the topic left
+/// out by client libraries that post to the topic's URL), or a message as subscribers receive it (`id`, `time`,
+/// `event`, …).
 ///
-/// Candidates, in priority order: `click`, then the `url` of each `view` action in `actions`, in order.
+/// Candidates, in priority order: `click`, then the `url` of each `view` action in `actions`, in order. What it
+/// shows: ntfy always shows a message (it writes "triggered" for an empty one); an `event` other than `message`
+/// (`open`, `keepalive`, `poll_request`, …) is a control message that never navigates.
 extension PayloadReader {
-    /// Reads an ntfy publish request.
-    func readNtfy<V: JSONReadable>(_ root: V, into collector: inout PayloadCollector) throws(PayloadError) {
+    /// Reads an ntfy message.
+    func readNtfy<V: JSONReadable>(
+        _ root: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
         if let click = root["click"] {
             try appendLink(click, field: "click", format: .ntfy, into: &collector)
         }
-        guard let actionsValue = root["actions"], !actionsValue.isNull else { return }
+        if let actionsValue = root["actions"], !actionsValue.isNull {
+            try readNtfyActions(actionsValue, into: &collector)
+        }
+        if let event = root["event"] {
+            let name = try PayloadPath.string(event, "event")
+            if name != "message" {
+                return .nonNavigating(
+                    field: "event", reason: "an ntfy '\(name)' event (event) is a control message; it opens nothing")
+            }
+        }
+        for key in ["message", "title", "attach", "attachment"] where root[key] != nil { return .shown(field: key) }
+        return .shown(field: root["topic"] != nil ? "topic" : "$")
+    }
+
+    /// Reads `actions`: the `url` of each `view` action is a candidate.
+    func readNtfyActions<V: JSONReadable>(
+        _ actionsValue: V, into collector: inout PayloadCollector
+    ) throws(PayloadError) {
         guard let actions = actionsValue.elements else {
             throw PayloadPath.wrongType("actions", expected: "an array of action objects", found: actionsValue)
         }

@@ -1,10 +1,13 @@
 import JSON
 
-/// Turns a notification payload (APNs, FCM HTTP v1, FCM legacy, ntfy, Gotify, or a bare link) into candidate links.
+/// Turns a notification payload (APNs, FCM, FCM legacy, ntfy, Gotify, Web Push, Expo, or a bare link) into candidate
+/// links and what the notification shows.
 ///
 /// The format is detected from the payload's shape unless ``PayloadOptions/format`` forces one. Each candidate says
 /// which field it came from; the reader validates what it reads and reports problems as ``PayloadError`` values
-/// that name the JSON path. Reading is pure and allocation-light: no Foundation, no regular expressions.
+/// that name the JSON path. A value without a scheme that looks like an identifier (an Android intent action such
+/// as `FLUTTER_NOTIFICATION_CLICK`, a window id) is not a link: it is looked up in the categories, as `aps.category`
+/// is. Reading is pure and allocation-light: no Foundation, no regular expressions.
 ///
 /// ```swift
 /// let reader = PayloadReader(options: PayloadOptions(categories: ["ORDER_SHIPPED": expression]))
@@ -28,10 +31,14 @@ public struct PayloadReader: Sendable {
     ///
     /// Text that is not JSON counts as a bare link when it does not start like JSON (`{`, `[`, `"`), is valid
     /// UTF-8 and holds one line (surrounding whitespace is trimmed); otherwise the JSON error is reported.
-    public func read(bytes: UnsafeRawBufferPointer) throws(PayloadError) -> PayloadReading {
+    public func read(
+        bytes: UnsafeRawBufferPointer, headers: PushHeaders = PushHeaders(), explain: Bool = false
+    ) throws(PayloadError) -> PayloadReading {
         var tape = JSONTape(capacity: bytes.count / 8 + 16)
         if tape.parse(bytes) {
-            return try tape.withRoot(bytes) { (root) throws(PayloadError) in try read(root, byteCount: bytes.count) }
+            return try tape.withRoot(bytes) { (root) throws(PayloadError) in
+                try read(value: root, byteCount: bytes.count, headers: headers, explain: explain)
+            }
         }
         let json: JSON
         do throws(JSONError) {
@@ -42,13 +49,17 @@ public struct PayloadReader: Sendable {
             }
             json = .string(text)
         }
-        return try read(json, byteCount: bytes.count)
+        return try read(value: json, byteCount: bytes.count, headers: headers, explain: explain)
     }
 
-    /// Reads a payload given as bytes; see ``read(bytes:)-(UnsafeRawBufferPointer)``.
-    public func read(bytes: [UInt8]) throws(PayloadError) -> PayloadReading {
+    /// Reads a payload given as bytes; see ``read(bytes:headers:explain:)-(UnsafeRawBufferPointer,_,_)``.
+    public func read(
+        bytes: [UInt8], headers: PushHeaders = PushHeaders(), explain: Bool = false
+    ) throws(PayloadError) -> PayloadReading {
         do {
-            return try bytes.withUnsafeBytes { raw throws(PayloadError) in try read(bytes: raw) }
+            return try bytes.withUnsafeBytes { raw throws(PayloadError) in
+                try read(bytes: raw, headers: headers, explain: explain)
+            }
         } catch let error as PayloadError {
             throw error
         } catch {
@@ -58,18 +69,27 @@ public struct PayloadReader: Sendable {
 
     /// Reads an already parsed payload.
     ///
-    /// - Parameter byteCount: the size of the JSON text the value came from, for strict mode's size limit; when
-    ///   `nil` and strict mode applies, the value is serialized to measure it.
-    public func read(_ json: JSON, byteCount: Int? = nil) throws(PayloadError) -> PayloadReading {
-        try read(value: json, byteCount: byteCount)
+    /// - Parameters:
+    ///   - byteCount: the size of the JSON text the value came from, for strict mode's size limit; when `nil` and
+    ///     strict mode applies, the value is serialized to measure it.
+    ///   - headers: the transport headers it came with.
+    ///   - explain: also note which fields were looked at when none held a link, for the trace.
+    public func read(
+        _ json: JSON, byteCount: Int? = nil, headers: PushHeaders = PushHeaders(), explain: Bool = false
+    ) throws(PayloadError) -> PayloadReading {
+        try read(value: json, byteCount: byteCount, headers: headers, explain: explain)
     }
 
     /// Reads a payload from a tape (the daemon's way: no tree is built); the same reading as from its tree.
-    public func read(_ value: JSONTape.Value, byteCount: Int? = nil) throws(PayloadError) -> PayloadReading {
-        try read(value: value, byteCount: byteCount)
+    public func read(
+        _ value: JSONTape.Value, byteCount: Int? = nil, headers: PushHeaders = PushHeaders(), explain: Bool = false
+    ) throws(PayloadError) -> PayloadReading {
+        try read(value: value, byteCount: byteCount, headers: headers, explain: explain)
     }
 
-    func read<V: JSONReadable>(value json: V, byteCount: Int?) throws(PayloadError) -> PayloadReading {
+    func read<V: JSONReadable>(
+        value json: V, byteCount: Int?, headers: PushHeaders, explain: Bool
+    ) throws(PayloadError) -> PayloadReading {
         let format: PayloadFormat
         let link = json.stringValue
         if link != nil {
@@ -101,159 +121,52 @@ public struct PayloadReader: Sendable {
         var collector = PayloadCollector()
         // Room for the candidates of most payloads (FCM's data, webpush and apns links): one allocation, not three.
         collector.candidates.reserveCapacity(4)
+        var presentation: PayloadReading.Presentation
         if let link {
             guard !link.isEmpty else { throw PayloadError(.invalidValue, path: "", reason: "the link is empty") }
             collector.candidates.append(LinkCandidate(format: .link, field: "$", target: .link(link)))
+            presentation = .shown(field: "$")
         } else {
             switch format {
-            case .apns: try readAPNs(json, fields: fields.apns, format: .apns, into: &collector)
-            case .fcm: try readFCM(json, into: &collector)
-            case .fcmLegacy: try readFCMLegacy(json, into: &collector)
-            case .ntfy: try readNtfy(json, into: &collector)
-            case .gotify: try readGotify(json, into: &collector)
-            case .link: break  // format(of:) never answers .link for an object
+            case .apns: presentation = try readAPNs(json, fields: fields.apns, format: .apns, into: &collector)
+            case .fcm: presentation = try readFCM(json, into: &collector)
+            case .fcmLegacy: presentation = try readFCMLegacy(json, into: &collector)
+            case .ntfy: presentation = try readNtfy(json, into: &collector)
+            case .gotify: presentation = try readGotify(json, into: &collector)
+            case .webpush: presentation = try readWebPush(json, into: &collector)
+            case .expo: presentation = try readExpo(json, into: &collector)
+            case .link: presentation = .shown(field: "$")  // format(of:) never answers .link for an object
             }
-            if collector.candidates.isEmpty { throw noLink(format, json, collector) }
         }
-        return PayloadReading(format: format, candidates: collector.candidates, warnings: collector.warnings)
+        if !headers.isEmpty { apply(headers, format: format, to: &presentation, collector: &collector) }
+        if collector.candidates.isEmpty {
+            if case .shown = presentation, options.unlinked == .error { throw noLink(format, json, collector) }
+            if explain { collector.notes.append(lookedAt(format, json)) }
+        }
+        return PayloadReading(
+            format: format, candidates: collector.candidates, presentation: presentation,
+            warnings: collector.warnings, notes: collector.notes, topic: headers.topic)
     }
 
-    // MARK: - Formats
-
-    /// The format an object's shape shows, first match wins: `aps` → APNs; a `message` object → FCM v1; a `topic`
-    /// string → ntfy; `extras` → Gotify; `to`, `registration_ids`, `condition`, `notification` or `data` → FCM
-    /// legacy; a `message` string → Gotify.
-    public static func detectFormat(_ object: JSONObject) -> PayloadFormat? {
-        detectFormat(JSON.object(object))
-    }
-
-    /// The format an object's shape shows; see ``detectFormat(_:)-(JSONObject)``.
-    static func detectFormat<V: JSONReadable>(_ object: V) -> PayloadFormat? {
-        if object["aps"] != nil { return .apns }
-        let message = object["message"]
-        if message?.isObject == true { return .fcm }
-        if object["topic"]?.stringValue != nil { return .ntfy }
-        if object["extras"] != nil { return .gotify }
-        for key in legacyKeys where object[key] != nil { return .fcmLegacy }
-        if message?.stringValue != nil { return .gotify }
-        return nil
-    }
-
-    static let legacyKeys = ["to", "registration_ids", "condition", "notification", "data"]
-
-    /// The format to read `object` as: the forced one if it fits, else the detected one.
-    static func format<V: JSONReadable>(of object: V, forced: PayloadFormat?) throws(PayloadError) -> PayloadFormat {
-        let detected = detectFormat(object)
-        guard let forced else {
-            guard let detected else {
-                throw PayloadError(
-                    .unknownFormat, path: "",
-                    reason: "not a known payload format: expected 'aps' (APNs), a 'message' object (FCM HTTP v1), "
-                        + "'to', 'registration_ids', 'data' or 'notification' (FCM legacy), 'topic' (ntfy), "
-                        + "or 'extras' or a 'message' string (Gotify)")
-            }
-            return detected
+    /// Applies the transport headers: a push type that never navigates makes the push non-navigating; APNs headers
+    /// on a payload that is neither APNs nor FCM are ignored with a warning.
+    func apply(
+        _ headers: PushHeaders, format: PayloadFormat, to presentation: inout PayloadReading.Presentation,
+        collector: inout PayloadCollector
+    ) {
+        collector.warnings += headers.warnings
+        guard headers.hasAPNsHeaders else { return }
+        guard format == .apns || format == .fcm else {
+            collector.warnings.append(
+                PayloadWarning(
+                    path: "headers",
+                    message: "APNs headers apply to APNs and FCM payloads; this one is \(format.displayName): ignored"))
+            return
         }
-        if detected == forced { return forced }
-        let missing: String
-        switch forced {
-        case .apns:
-            if object["aps"] == nil { missing = "it has no 'aps' dictionary" } else { return forced }
-        case .fcm:
-            if object["message"]?.isObject == true { return forced }
-            missing = "it has no 'message' object"
-        case .fcmLegacy:
-            if legacyKeys.contains(where: { object[$0] != nil }) { return forced }
-            missing = "it has none of 'to', 'registration_ids', 'condition', 'notification', 'data'"
-        case .ntfy:
-            if object["topic"]?.stringValue != nil { return forced }
-            missing = "it has no 'topic' string"
-        case .gotify:
-            if object["message"]?.stringValue != nil { return forced }
-            if object["extras"] != nil { return forced }
-            missing = "it has no 'message' string and no 'extras'"
-        case .link:
-            missing = "it is an object, not a link"
+        if let (type, field) = headers.effectivePushType, !type.navigates {
+            presentation = .nonNavigating(
+                field: field, reason: "a \(type.rawValue) push (\(field)) is handled without navigating")
         }
-        let looks = detected.map { "; it looks like \($0.displayName) (\($0.rawValue))" } ?? ""
-        throw PayloadError(
-            .formatMismatch, path: "",
-            reason: "the payload is not \(forced.displayName) (\(forced.rawValue)): \(missing)\(looks)")
-    }
-
-    // MARK: - Shared pieces
-
-    /// Appends a link candidate for `value` at `field`. `null` counts as absent and an empty string is skipped
-    /// with a warning; any other non-string is a `wrongType` error.
-    func appendLink<V: JSONReadable>(
-        _ value: V, field: @autoclosure () -> String, format: PayloadFormat, into collector: inout PayloadCollector
-    ) throws(PayloadError) {
-        if let link = value.stringValue {
-            if !link.isEmpty {
-                collector.candidates.append(LinkCandidate(format: format, field: field(), target: .link(link)))
-            } else {
-                let path = field()
-                collector.warnings.append(PayloadWarning(path: path, message: "the link is empty; ignored"))
-                collector.notes.append("\(path) is empty")
-            }
-        } else if !value.isNull {
-            throw PayloadPath.wrongType(field(), expected: "a link string", found: value)
-        }
-    }
-
-    /// Appends the page candidate for category `name` when the options map it, reading `$key` arguments through
-    /// `lookup`. Returns false when the category is not mapped. `keyParent` is the path of the object `lookup`
-    /// reads, for messages.
-    @discardableResult
-    func appendCategory(
-        _ name: String, field: @autoclosure () -> String, format: PayloadFormat, keyParent: String,
-        lookup: (String) -> JSON?, into collector: inout PayloadCollector
-    ) -> Bool {
-        guard let expression = fields.categories[name] else { return false }
-        var unusable: JSON? = nil
-        let substituted = expression.substitute { key in
-            guard let value = lookup(key) else { return nil }
-            guard let text = PayloadPath.argumentText(value) else {
-                unusable = value
-                return nil
-            }
-            return text
-        }
-        switch substituted {
-        case .success(let arguments):
-            let target = LinkCandidate.Target.page(expression.page, arguments: arguments, category: name)
-            collector.candidates.append(LinkCandidate(format: format, field: field(), target: target))
-        case .failure(let missing):
-            let keyPath = PayloadPath.shown(PayloadPath.child(keyParent, missing.key))
-            let problem: String
-            if let unusable {
-                let kind = unusable.isNull ? "null" : (unusable.kindName == "array" ? "an array" : "an object")
-                problem = "its value at \(keyPath) is \(kind), not a string or a number"
-            } else {
-                problem =
-                    "the payload has no \(keyParent.isEmpty ? "top-level key" : "key") '\(missing.key)' (at \(keyPath))"
-            }
-            let message = "category '\(name)' (\(expression)) skipped: it reads $\(missing.key), but \(problem)"
-            collector.warnings.append(PayloadWarning(path: field(), message: message))
-            collector.notes.append(message)
-        }
-        return true
-    }
-
-    /// The `noLink` error for a payload with no candidates, listing the fields looked at.
-    func noLink<V: JSONReadable>(_ format: PayloadFormat, _ object: V, _ collector: PayloadCollector) -> PayloadError {
-        let looked: [String]
-        switch format {
-        case .apns: looked = apnsFields(object, fields: fields.apns)
-        case .fcm: looked = fcmFields(object)
-        case .fcmLegacy: looked = fcmLegacyFields()
-        case .ntfy: looked = ["click", "actions[].url (view actions)"]
-        case .gotify: looked = gotifyFields()
-        case .link: looked = []
-        }
-        var reason = "no link in the \(format.displayName) payload; looked at " + looked.joined(separator: ", ")
-        for note in collector.notes { reason += "; " + note }
-        return PayloadError(.noLink, path: "", reason: reason)
     }
 
     /// Trimmed text when `bytes` can be a plain-text link: not JSON-looking, valid UTF-8, one line, not empty.

@@ -1,17 +1,67 @@
-/// What a payload says: its format, the links it offers in priority order, and warnings.
+/// What a payload says: its format, the links it offers in priority order, whether it shows anything to tap, and
+/// warnings.
 public struct PayloadReading: Sendable, Hashable {
     /// The format, detected or forced.
     public let format: PayloadFormat
-    /// Candidate links, most authoritative first; the router tries them in this order. Never empty.
+    /// Candidate links, most authoritative first; the router tries them in this order. Empty for a payload with no
+    /// link (most alerts, badges and silent updates).
     public let candidates: [LinkCandidate]
+    /// What the notification shows, which decides the outcome when no candidate routes.
+    public let presentation: Presentation
     /// Things that did not stop the reading but deserve a look: unknown `aps` keys, skipped categories, …
     public let warnings: [PayloadWarning]
+    /// Why fields that were present gave no candidate (an identifier no category maps, …), and with explain the
+    /// fields looked at: lines for the decision's trace.
+    public let notes: [String]
+    /// The `apns-topic` the push came with, for the decision's source.
+    public let topic: String?
 
     /// A reading from its parts.
-    public init(format: PayloadFormat, candidates: [LinkCandidate], warnings: [PayloadWarning] = []) {
+    public init(
+        format: PayloadFormat, candidates: [LinkCandidate], presentation: Presentation = .shown(field: "$"),
+        warnings: [PayloadWarning] = [], notes: [String] = [], topic: String? = nil
+    ) {
         self.format = format
         self.candidates = candidates
+        self.presentation = presentation
         self.warnings = warnings
+        self.notes = notes
+        self.topic = topic
+    }
+
+    /// What a notification shows a person, read from its payload and headers.
+    public enum Presentation: Sendable, Hashable, CustomStringConvertible {
+        /// A visible notification (an alert, a title or a body): tapping it opens the app. `field` is what makes it
+        /// visible, e.g. `aps.alert`, `notification`, `message`.
+        case shown(field: String)
+        /// Nothing to tap (a background update, a badge, a sound, data only): without a link the app has nothing to
+        /// open. `field` says why, e.g. `aps.content-available`, `message.data`.
+        case hidden(field: String)
+        /// A push that never navigates, links or not: a Live Activity event, a non-alert `apns-push-type`, an ntfy
+        /// event other than `message`. `field` names it; `reason` says so in a sentence.
+        case nonNavigating(field: String, reason: String)
+
+        /// True for ``hidden(field:)``.
+        public var isHidden: Bool {
+            if case .hidden = self { return true }
+            return false
+        }
+
+        /// The field that decided.
+        public var field: String {
+            switch self {
+            case .shown(let field), .hidden(let field), .nonNavigating(let field, _): return field
+            }
+        }
+
+        /// `shown by aps.alert`, `hidden: aps.content-available`, `never navigates: …`.
+        public var description: String {
+            switch self {
+            case .shown(let field): return "a visible notification (\(field))"
+            case .hidden(let field): return "nothing to tap (\(field))"
+            case .nonNavigating(_, let reason): return reason
+            }
+        }
     }
 }
 

@@ -105,8 +105,9 @@ struct JournalKey: Sendable {
     static let source = JournalKey(name: JournalField.source, consoleKey: "source")
     static let link = JournalKey(name: JournalField.link, consoleKey: "link")
     static let reason = JournalKey(name: JournalField.reason, consoleKey: "reason")
+    static let topic = JournalKey(name: JournalField.topic, consoleKey: "topic")
     /// Every key above.
-    static let all = [decisionID, outcome, page, path, peerUID, device, source, link, reason]
+    static let all = [decisionID, outcome, page, path, peerUID, device, source, link, reason, topic]
 }
 
 extension JournalRecord: JournalEntryWriter {

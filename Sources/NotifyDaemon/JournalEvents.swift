@@ -50,16 +50,18 @@ public enum JournalField {
     public static let decisionID = "NOTIFYD_DECISION_ID"
     /// The device the request named.
     public static let device = "NOTIFYD_DEVICE"
-    /// `routed`, `gated`, `fallback` or `resumed`.
+    /// `routed`, `gated`, `fallback`, `resumed`, `opened` or `silent`.
     public static let outcome = "NOTIFYD_OUTCOME"
-    /// The page description, e.g. `cart.offer(id: "SUMMER")`.
+    /// The page description, e.g. `cart.offer(id: "SUMMER")`; absent for `opened` and `silent`.
     public static let page = "NOTIFYD_PAGE"
-    /// The coordinator path, joined with `/`.
+    /// The coordinator path, joined with `/`; absent for `opened` and `silent`.
     public static let path = "NOTIFYD_PATH"
     /// The payload format and field the link came from, e.g. `apns:deeplink`.
     public static let source = "NOTIFYD_SOURCE"
     /// The link as received (escaped).
     public static let link = "NOTIFYD_LINK"
+    /// The `apns-topic` header the push came with.
+    public static let topic = "NOTIFYD_TOPIC"
     /// The client's uid (SO_PEERCRED).
     public static let peerUID = "NOTIFYD_PEER_UID"
     /// Why a payload, configuration or store operation was refused.

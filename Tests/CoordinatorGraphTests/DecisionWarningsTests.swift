@@ -40,13 +40,16 @@ import Testing
         #expect(target.source == DecisionSource(format: "apns", field: "url", link: "shop://nothing/here"))
     }
 
-    @Test func onlyForeignLinksGetNoFallback() throws {
+    @Test func aForeignLinkAloneFallsBackNamingItAndWhy() throws {
         let candidates = [LinkCandidate(format: .apns, field: "deeplink", target: .link("https://evil.com/x"))]
-        guard case .failure(let error) = try Self.shopGraph().target(for: candidates) else {
-            Issue.record("a foreign link must not open the fallback page")
-            return
-        }
-        #expect(error.link == "https://evil.com/x")
+        let target = try Self.shopGraph().target(for: candidates).get()
+        #expect(target.outcome == .fallback)
+        #expect(target.source == DecisionSource(format: "apns", field: "deeplink", link: "https://evil.com/x"))
+        #expect(
+            target.warnings == [
+                "deeplink: 'https://evil.com/x' is refused: host 'evil.com' is not allowed; allowed: "
+                    + "shop.example.com, *.shop.example.com"
+            ])
     }
 
     @Test func anEmptyCategoryValueIsAMissingOneAndFallsBack() throws {

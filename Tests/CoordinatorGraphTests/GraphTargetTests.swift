@@ -29,7 +29,7 @@ import Testing
     @Test func matchingLinkIsRouted() throws {
         let found = try target("test://items/4", fallback: nil).get()
         #expect(found.outcome == .routed)
-        #expect(found.page.description == "main.item(id: 4)")
+        #expect(found.page?.description == "main.item(id: 4)")
     }
 
     @Test func ownedLinkThatMatchesNoPatternWithoutAFallbackIsNoRoute() throws {
@@ -46,16 +46,32 @@ import Testing
     @Test func ownedLinkThatMatchesNoPatternTakesTheFallback() throws {
         let found = try target("test://nothing/here", fallback: "main.home").get()
         #expect(found.outcome == .fallback)
-        #expect(found.page.description == "main.home")
+        #expect(found.page?.description == "main.home")
         #expect(found.source?.link == "test://nothing/here")
     }
 
-    @Test func foreignLinkIsNoRouteEvenWithAFallback() throws {
-        for link in ["other://home", "https://evil.example.com/home", "http://test.example.com/home"] {
-            guard case .failure = try target(link, fallback: "main.home") else {
-                Issue.record("\(link) was routed")
-                continue
-            }
+    @Test func refusedLinkTakesTheFallbackWithWhyAsItsWarning() throws {
+        let cases = [
+            ("other://home", "scheme 'other:' is not allowed"),
+            ("https://evil.example.com/home", "host 'evil.example.com' is not allowed"),
+            ("http://test.example.com/home", "'http:' links are not accepted"),
+        ]
+        for (link, why) in cases {
+            let found = try target(link, fallback: "main.home").get()
+            #expect(found.outcome == .fallback)
+            #expect(found.page?.description == "main.home")
+            #expect(found.warnings.count == 1)
+            #expect(found.warnings.first?.hasPrefix("link: '\(link)' is refused: ") == true, "\(found.warnings)")
+            #expect(found.warnings.first?.contains(why) == true, "\(found.warnings)")
         }
+    }
+
+    @Test func refusedLinkWithoutAFallbackIsNoRouteWithTheSameReason() throws {
+        guard case .failure(let error) = try target("http://test.example.com/home", fallback: nil) else {
+            Issue.record("routed")
+            return
+        }
+        let fallback = try target("http://test.example.com/home", fallback: "main.home").get()
+        #expect(error.reasons == fallback.warnings)
     }
 }

@@ -24,7 +24,7 @@ import Testing
             switch decision.outcome {
             case .gated: next.pending = decision.pending
             case .resumed: next.pending = nil
-            case .routed, .fallback: break
+            case .routed, .fallback, .opened, .silent: break
             }
             if let pending = next.pending, !next.isStarted(pending.gate) { next.pending = nil }
             return next

@@ -96,7 +96,10 @@ import Testing
     }
 
     @Test func skippedCategoryIsExplainedWhenNothingElseGivesALink() throws {
-        let error = try #require(payloadError(#"{"aps": {"category": "ORDER_SHIPPED"}}"#, try shopPayloadOptions()))
+        let error = try #require(
+            payloadError(
+                #"{"aps": {"alert": "Shipped", "category": "ORDER_SHIPPED"}}"#, try shopPayloadOptions(unlinked: .error)
+            ))
         #expect(error.code == .noLink)
         #expect(error.path == "$")
         #expect(error.reason.contains("looked at deeplink, url, link, aps.category, aps.target-content-id"))
@@ -104,7 +107,8 @@ import Testing
     }
 
     @Test func unmappedCategoryIsNamedInTheNoLinkError() throws {
-        let error = try #require(payloadError(#"{"aps": {"category": "CHAT_MESSAGE", "alert": "Hi"}}"#))
+        let error = try #require(
+            payloadError(#"{"aps": {"category": "CHAT_MESSAGE", "alert": "Hi"}}"#, unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(error.reason.contains("aps.category ('CHAT_MESSAGE' is not in the category map)"))
     }
@@ -167,7 +171,10 @@ import Testing
         (#"{"aps": {"badge": "3"}}"#, "aps.badge", "expected an integer, found string"),
         (#"{"aps": {"badge": 1.5}}"#, "aps.badge", "expected an integer, found number"),
         (#"{"aps": {"alert": 5}}"#, "aps.alert", "expected a string or an object, found number"),
-        (#"{"aps": {"alert": {"title": ["x"]}}}"#, "aps.alert.title", "expected a string, found array"),
+        (
+            #"{"aps": {"alert": {"title": ["x"]}}}"#, "aps.alert.title",
+            "expected a string or a {loc-key, loc-args} object, found array"
+        ),
         (#"{"aps": {"alert": {"loc-args": ["a", 2]}}}"#, "aps.alert.loc-args[1]", "expected a string, found number"),
         (
             #"{"aps": {"alert": {"title-loc-args": "a"}}}"#, "aps.alert.title-loc-args",
@@ -273,7 +280,7 @@ import Testing
     }
 
     @Test func payloadWithOnlyAnAlertHasNoLink() throws {
-        let error = try #require(payloadError(#"{"aps": {"alert": "Hello"}}"#))
+        let error = try #require(payloadError(#"{"aps": {"alert": "Hello"}}"#, unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(error.description.hasPrefix("$: no link in the APNs payload; looked at deeplink, url, link"))
     }

@@ -64,11 +64,22 @@ import Testing
                     category: "ORDER_SHIPPED"))
     }
 
-    @Test func clickActionThatIsNoCategoryIsALink() throws {
+    @Test func clickActionThatIsAnIntentNoCategoryMapsIsNoLink() throws {
         let reading = try payloadReading(
             #"{"message": {"android": {"notification": {"click_action": "FLUTTER_NOTIFICATION_CLICK"}}}}"#,
             try shopPayloadOptions())
-        #expect(reading.candidates.map(\.link) == ["FLUTTER_NOTIFICATION_CLICK"])
+        #expect(reading.candidates.isEmpty)
+        #expect(
+            reading.notes == [
+                "message.android.notification.click_action: 'FLUTTER_NOTIFICATION_CLICK' is an identifier, not a "
+                    + "link, and no category maps it"
+            ])
+    }
+
+    @Test func clickActionThatIsAURLIsALink() throws {
+        let reading = try payloadReading(
+            #"{"message": {"android": {"notification": {"click_action": "https://shop.example.com/cart"}}}}"#)
+        #expect(reading.candidates.map(\.link) == ["https://shop.example.com/cart"])
     }
 
     @Test func categoryKeysAreReadFromData() throws {
@@ -152,12 +163,14 @@ import Testing
     @Test func v1WithoutALinkListsEveryFieldLookedAt() throws {
         let error = try #require(
             payloadError(
-                #"{"message": {"notification": {"title": "Hi"}, "apns": {"payload": {"aps": {"alert": "Hi"}}}}}"#))
+                #"{"message": {"notification": {"title": "Hi"}, "apns": {"payload": {"aps": {"alert": "Hi"}}}}}"#,
+                unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(
             error.reason
-                == "no link in the FCM HTTP v1 payload; looked at message.data.deeplink, message.data.url, "
-                + "message.data.link, message.webpush.fcm_options.link, message.android.notification.click_action, "
+                == "no link in the FCM payload; looked at message.data.deeplink, message.data.url, "
+                + "message.data.link, message.webpush.fcm_options.link, message.webpush.notification.click_action, "
+                + "message.android.notification.click_action, message.data.click_action, "
                 + "message.apns.payload.deeplink, message.apns.payload.url, message.apns.payload.link, "
                 + "message.apns.payload.aps.category, message.apns.payload.aps.target-content-id")
     }
@@ -203,17 +216,18 @@ import Testing
 
     @Test func legacyWithoutALinkListsTheFields() throws {
         let error = try #require(
-            payloadError(#"{"to": "t", "notification": {"title": "Hi"}, "data": {"chatId": "9"}}"#))
+            payloadError(#"{"to": "t", "notification": {"title": "Hi"}, "data": {"chatId": "9"}}"#, unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(
             error.reason.hasSuffix(
-                "looked at data.deeplink, data.url, data.link, notification.click_action"))
+                "looked at data.deeplink, data.url, data.link, notification.click_action, data.click_action"))
     }
 
     @Test func emptyLinksAreNamedWhenNothingElseGivesALink() throws {
-        let error = try #require(payloadError(#"{"to": "t", "notification": {"click_action": ""}}"#))
+        let error = try #require(
+            payloadError(#"{"to": "t", "notification": {"body": "Hi", "click_action": ""}}"#, unlinkedIsAnError))
         #expect(error.code == .noLink)
-        #expect(error.reason.hasSuffix("notification.click_action; notification.click_action is empty"))
+        #expect(error.reason.hasSuffix("data.click_action; notification.click_action is empty"))
     }
 
     @Test func legacyEmptyClickActionIsIgnoredWithAWarning() throws {

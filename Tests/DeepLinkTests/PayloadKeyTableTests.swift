@@ -37,7 +37,7 @@ import Testing
 
     @Test func everyKnownKeyIsFoundWithItsMember() throws {
         for (name, expected) in [
-            ("alert", PayloadReader.APSMember.alert), ("badge", .integer),
+            ("alert", PayloadReader.APSMember.alert), ("badge", .badge),
             ("interruption-level", .interruptionLevel), ("target-content-id", .targetContentID),
             ("url-args", .stringArray),
         ] {

@@ -79,7 +79,9 @@ import Testing
 
     @Test func ntfyWithoutALinkSaysWhereItLooked() throws {
         let error = try #require(
-            payloadError(#"{"topic": "t", "message": "m", "actions": [{"action": "http", "url": "https://a"}]}"#))
+            payloadError(
+                #"{"topic": "t", "message": "m", "actions": [{"action": "http", "url": "https://a"}]}"#,
+                unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(error.reason == "no link in the ntfy payload; looked at click, actions[].url (view actions)")
     }
@@ -132,7 +134,8 @@ import Testing
     }
 
     @Test func gotifyWithoutExtrasHasNoLink() throws {
-        let error = try #require(payloadError(#"{"title": "Hi", "message": "Hello", "priority": 2}"#))
+        let error = try #require(
+            payloadError(#"{"title": "Hi", "message": "Hello", "priority": 2}"#, unlinkedIsAnError))
         #expect(error.code == .noLink)
         #expect(error.reason.contains(#"extras["client::notification"].click.url"#))
     }

@@ -43,15 +43,20 @@ func payloadError(
 }
 
 /// The options the shop example uses: ORDER_SHIPPED and CART_REMINDER are categories.
-func shopPayloadOptions(strict: Bool = false, format: PayloadFormat? = nil) throws -> PayloadOptions {
+func shopPayloadOptions(
+    strict: Bool = false, format: PayloadFormat? = nil, unlinked: PayloadOptions.Unlinked = .open
+) throws -> PayloadOptions {
     PayloadOptions(
         categories: [
             "ORDER_SHIPPED": try PageExpression.parse("account.order(id: $orderId)"),
             "CART_REMINDER": try PageExpression.parse("cart.checkout"),
             "OFFER": try PageExpression.parse(#"cart.offer(id: $offer, source: "push")"#),
         ],
-        strict: strict, format: format)
+        strict: strict, format: format, unlinked: unlinked)
 }
+
+/// Options that refuse a visible payload without a link (`links.unlinked: error`), to read the no-link message.
+let unlinkedIsAnError = PayloadOptions(unlinked: .error)
 
 @Suite struct PayloadReaderTests {
     @Test(arguments: [
@@ -61,7 +66,7 @@ func shopPayloadOptions(strict: Bool = false, format: PayloadFormat? = nil) thro
         (#"{"validate_only": true, "message": {"topic": "news", "data": {"url": "shop://cart"}}}"#, .fcm),
         (#"{"to": "tok", "data": {"deeplink": "shop://cart"}}"#, .fcmLegacy),
         (#"{"registration_ids": ["a", "b"], "notification": {"click_action": "shop://cart"}}"#, .fcmLegacy),
-        (#"{"condition": "'news' in topics", "data": {"link": "shop://cart"}}"#, .fcmLegacy),
+        (#"{"condition": "'news' in topics", "data": {"link": "shop://cart"}}"#, .fcm),
         (#"{"topic": "orders", "message": "Shipped", "click": "shop://cart"}"#, .ntfy),
         (#"{"message": "Price drop", "extras": {"client::notification": {"click": {"url": "shop://cart"}}}}"#, .gotify),
         (
@@ -80,18 +85,19 @@ func shopPayloadOptions(strict: Bool = false, format: PayloadFormat? = nil) thro
     }
 
     @Test func detectFormatAnswersNilForUnknownShapes() {
-        #expect(PayloadReader.detectFormat(["title": "x"]) == nil)
+        #expect(PayloadReader.detectFormat(["headline": "x"]) == nil)
+        #expect(PayloadReader.detectFormat(["title": "x"]) == .webpush)
         #expect(PayloadReader.detectFormat(["aps": nil]) == .apns)
         #expect(PayloadReader.detectFormat(["message": "text only"]) == .gotify)
         #expect(PayloadReader.detectFormat(["message": ["data": [:]]]) == .fcm)
     }
 
     @Test func unknownShapeIsAnErrorThatListsTheMarkers() throws {
-        let error = try #require(payloadError(#"{"deeplink": "shop://cart", "title": "Hi"}"#))
+        let error = try #require(payloadError(#"{"deeplink": "shop://cart", "headline": "Hi"}"#))
         #expect(error.code == .unknownFormat)
         #expect(error.path == "$")
         #expect(error.reason.contains("'aps' (APNs)"))
-        #expect(error.reason.contains("'topic' (ntfy)"))
+        #expect(error.reason.contains("'topic', 'click' or 'actions' (ntfy)"))
     }
 
     @Test(arguments: PayloadFormat.allCases)
@@ -118,7 +124,7 @@ func shopPayloadOptions(strict: Bool = false, format: PayloadFormat? = nil) thro
         (#"{"aps": {}}"#, .fcm, "no 'message' object"),
         (#"{"message": "hello"}"#, .fcm, "no 'message' object"),
         (#"{"aps": {}}"#, .fcmLegacy, "none of 'to'"),
-        (#"{"aps": {}}"#, .ntfy, "no 'topic' string"),
+        (#"{"aps": {}}"#, .ntfy, "no 'topic', 'message', 'click' or 'actions'"),
         (#"{"aps": {}}"#, .gotify, "no 'message' string"),
         (#"{"aps": {}}"#, .link, "an object, not a link"),
         (#""shop://cart""#, .apns, "a string (a bare link)"),

@@ -365,7 +365,9 @@ import Testing
         let catalogPath = root + "/systemd/notifyd.catalog"
         let catalog = try StoreTestFileReader.text(catalogPath)
         for id in ids { #expect(catalog.contains("-- \(id)\n"), "catalog lacks \(id)") }
-        for field in [JournalField.decisionID, JournalField.device, JournalField.outcome, JournalField.page] {
+        for field in [
+            JournalField.decisionID, JournalField.device, JournalField.outcome, JournalField.page, JournalField.topic,
+        ] {
             #expect(catalog.contains("@\(field)@"))
         }
     }

@@ -86,6 +86,20 @@ import Varlink
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":{"aps":{"badge":"one"}}}}"#, true),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"format":"morse"}}"#, true),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"device":""}}"#, true),
+        (#"{"method":"io.notifyd.Router.Route","parameters":{"device":"d-2","payload":{"aps":{"alert":"Hi"}}}}"#, true),
+        (
+            #"{"method":"io.notifyd.Router.Route","parameters":{"device":"d-1","payload":\#(apns),"#
+                + #""headers":{"APNs-Push-Type":"background","apns-topic":"com.example.shop"}}}"#, true
+        ),
+        (
+            #"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"headers":{"apns-priority":"7"}}}"#,
+            true
+        ),
+        (
+            #"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"headers":{"apns-priority":7}}}"#,
+            false
+        ),
+        (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"headers":["apns-topic"]}}"#, false),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"oneway":true},"oneway":true}"#, false),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns)},"oneway":true}"#, true),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":"shop://offers/A"}}"#, false),

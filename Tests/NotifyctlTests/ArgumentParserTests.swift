@@ -151,7 +151,7 @@ import Testing
         Mistake(line: ["history", "--limit", "0"], message: "'--limit' expects a whole number of at least 1, not '0'"),
         Mistake(
             line: ["send", "x.json", "--format", "smtp"],
-            message: "'--format' expects one of apns, fcm, fcm-legacy, ntfy, gotify, link, not 'smtp'"),
+            message: "'--format' expects one of apns, fcm, fcm-legacy, ntfy, gotify, webpush, expo, link, not 'smtp'"),
         Mistake(line: ["stats", "--json=yes"], message: "'--json' is a flag and takes no value"),
         Mistake(line: ["--device", "d", "stats"], message: "'stats' does not take '--device'"),
         Mistake(line: ["stats", "--dry-run"], message: "unknown option '--dry-run' for 'stats'"),

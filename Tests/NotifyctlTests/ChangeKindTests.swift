@@ -20,7 +20,7 @@ import Testing
     }
 
     static let refused: Destination = Destination(
-        refusedWith: OfflineRouteError(.noRoute(link: "x"), reasons: ["link: no pattern matches 'x'"]))
+        refusedWith: OfflineRouteError(.noRoute(link: "x", reasons: ["link: no pattern matches 'x'"])))
 
     /// Two configs: the current one declares `old.*`, `both.*` and the host `a.example`; the candidate `new.*`,
     /// `both.*` and the host `b.example`; both the scheme `shop`.

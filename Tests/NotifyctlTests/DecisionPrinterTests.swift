@@ -65,6 +65,43 @@ import Testing
          "pending": null, "trace": [], "createdAt": "2025-06-01T12:01:00.000Z"}
         """
 
+    static let opened = """
+        {"id": "5f0c7e1e-0000-4000-8000-000000000005", "device": "ipad-7", "outcome": "opened",
+         "source": {"format": "apns", "field": "aps.alert", "link": null, "topic": "com.example.shop"},
+         "page": null, "path": [], "steps": [], "pending": null, "createdAt": "2025-06-01T12:02:00.000Z"}
+        """
+
+    static let silent = """
+        {"id": "5f0c7e1e-0000-4000-8000-000000000006", "device": "ipad-7", "outcome": "silent",
+         "source": {"format": "apns", "field": "headers.apns-push-type", "link": null},
+         "page": null, "path": [], "steps": [], "pending": null,
+         "warnings": ["deeplink: not followed: the push never navigates"], "createdAt": "2025-06-01T12:03:00.000Z"}
+        """
+
+    @Test func aPageLessDecisionSaysWhatTheAppDoesAndPrintsNoPathOrSteps() throws {
+        let opened = DecisionPrinter(style: .plain).render(try Fixtures.decision(Self.opened))
+        #expect(
+            opened == """
+                opened  no page: the app comes forward where it is
+                ├─ source    apns · aps.alert
+                ├─ topic     com.example.shop
+                └─ decision  5f0c7e1e-0000-4000-8000-000000000005 · device ipad-7 · 2025-06-01T12:02:00.000Z
+
+                """)
+        let silent = DecisionPrinter(style: .plain).render(try Fixtures.decision(Self.silent))
+        #expect(silent.hasPrefix("silent  no page: nothing to open\n├─ source    apns · headers.apns-push-type\n"))
+        #expect(silent.contains("├─ warnings\n│  deeplink: not followed: the push never navigates\n"))
+        #expect(!silent.contains("path") && !silent.contains("steps"))
+    }
+
+    @Test func historyShowsADashForAPageLessDecision() throws {
+        let decisions = try [Self.routed, Self.opened, Self.silent].map(Fixtures.decision)
+        let lines = DecisionPrinter(style: .plain).renderList(decisions).split(separator: "\n")
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[2].hasSuffix("opened   -"), "\(lines[2])")
+        #expect(lines[3].hasSuffix("silent   -"), "\(lines[3])")
+    }
+
     @Test(arguments: [
         (routed, "decision-routed.txt"), (gated, "decision-gated.txt"),
         (fallbackExplained, "decision-fallback-trace.txt"), (resumed, "decision-resumed.txt"),

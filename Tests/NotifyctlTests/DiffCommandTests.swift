@@ -119,14 +119,17 @@ import Testing
         #expect(change["after"]?["page"]?["id"] == "cart.cart")
     }
 
+    /// Without a fallback page, a link whose host is no longer allowed is refused, and the refusal says why.
     @Test func aRefusedLinkSaysWhy() throws {
-        let text = try Self.shop((#"hosts: [shop.example.com, "*.shop.example.com"]"#, "hosts: [shop.example.com]"))
+        let text = try Self.shop(
+            (#"hosts: [shop.example.com, "*.shop.example.com"]"#, "hosts: [shop.example.com]"),
+            ("  fallback: catalog.home\n", ""))
         let run = Fixtures.run(
             ["diff", "config/shop.yaml", "next.yaml", "--links", "-"],
             files: ["next.yaml": text, "-": "https://m.shop.example.com/cart\n"])
         #expect(run.status == .failure)
         #expect(run.output.hasPrefix("host removed (1)\n  https://m.shop.example.com/cart\n"))
-        #expect(run.output.contains("\n    + refused  link: host 'm.shop.example.com' is not allowed; allowed: "))
+        #expect(run.output.contains("\n    + refused  link: 'https://m.shop.example.com/cart' is refused: host 'm.shop.example.com' is not allowed; allowed: "))
     }
 
     @Test func anInvalidCandidateEndsWithTwoAndItsFindingsAsValidatePrintsThem() throws {

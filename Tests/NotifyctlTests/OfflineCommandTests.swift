@@ -86,7 +86,7 @@ import Testing
         let loaded = try ConfigLoader.load(try FixtureFiles(files: [:]).read("config/shop.yaml"), file: "shop.yaml")
             .get()
         let decision = try Decision(json: printed, graph: loaded.graph)
-        #expect(decision.page.id.description == "cart.checkout")
+        #expect(decision.page?.id.description == "cart.checkout")
         #expect(decision.outcome == .gated)
         #expect(decision.device == nil)
         #expect(decision.source == DecisionSource(format: "link", field: "link", link: "shop://cart/checkout"))
@@ -119,13 +119,35 @@ import Testing
         #expect(run.output.hasPrefix("fallback  catalog.home\n"))
     }
 
-    @Test func offlineForeignLinkIsNoRouteWithTheReason() {
+    @Test func offlineForeignLinkFallsBackWithTheReason() {
         let run = Fixtures.run(["resolve", "--offline", "config/shop.yaml", "https://evil.example.net/cart"])
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("fallback  catalog.home\n"))
+        #expect(
+            run.output.contains(
+                "├─ warnings\n│  link: 'https://evil.example.net/cart' is refused: host 'evil.example.net' is not "
+                    + "allowed; allowed: shop.example.com, *.shop.example.com\n"), "\(run.output)")
+    }
+
+    /// config/shop.yaml without its fallback page: a refused link is then `NoRoute`.
+    static func shopWithoutFallback() throws -> String {
+        let shop = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("config/shop.yaml"), encoding: .utf8)
+        let config = shop.replacingOccurrences(of: "  fallback: catalog.home\n", with: "")
+        #expect(config != shop)
+        return config
+    }
+
+    @Test func offlineForeignLinkWithoutAFallbackIsNoRouteWithTheReason() throws {
+        let config = try Self.shopWithoutFallback()
+        let run = Fixtures.run(
+            ["resolve", "--offline", "nofallback.yaml", "https://evil.example.net/cart"],
+            files: ["nofallback.yaml": config])
         #expect(run.status == .failure)
         #expect(
             run.errors == """
                 notifyctl: error: no page for 'https://evil.example.net/cart' [io.notifyd.Router.NoRoute]
-                  link: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
+                  link: 'https://evil.example.net/cart' is refused: host 'evil.example.net' is not allowed; allowed: shop.example.com, *.shop.example.com
                 notifyctl: note: 'notifyctl explain --dry-run' with the same link or payload shows every pattern tried
 
                 """)
@@ -138,13 +160,14 @@ import Testing
         ("https://evil.example.net/cart", "offline-explain-refused-host.txt"),
     ])
     func offlineExplainOfARefusedLinkPrintsTheTrace(link: String, golden: String) throws {
-        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", link])
+        let files = ["nofallback.yaml": try Self.shopWithoutFallback()]
+        let run = Fixtures.run(["explain", "--offline", "nofallback.yaml", link], files: files)
         #expect(run.status == .failure)
         #expect(run.output.isEmpty)
         #expect(run.errors.contains("\nnotifyctl: trace:\n  link: link '\(link)'\n"))
         Fixtures.expectGolden(run.errors, golden)
 
-        let json = Fixtures.run(["explain", "--offline", "config/shop.yaml", "--json", link])
+        let json = Fixtures.run(["explain", "--offline", "nofallback.yaml", "--json", link], files: files)
         #expect(json.status == .failure)
         #expect(json.errors.isEmpty)
         let error = try JSON.parse(json.output)
@@ -153,18 +176,23 @@ import Testing
         #expect(error["parameters"]?["reasons"]?.arrayValue?.count == 1)
         let trace = try #require(error["trace"]?.arrayValue)
         #expect(trace.first == .string("link: link '\(link)'"))
-        #expect(trace.last?.stringValue?.hasPrefix("link: rejected: ") == true)
+        #expect(trace.last?.stringValue?.hasPrefix("link: '\(link)' is refused: ") == true)
         #expect(error["message"] == .string("no page for '\(link)'"))
     }
 
     @Test func offlineExplainOfARefusedPayloadTracesEveryCandidate() throws {
         let payload =
             #"{"aps": {"alert": "x"}, "deeplink": "ftp://shop.example.com/a", "url": "https://evil.example.net/b"}"#
-        let run = Fixtures.run(["explain", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": payload])
+        let run = Fixtures.run(
+            ["explain", "--offline", "nofallback.yaml", "p.json"],
+            files: ["p.json": payload, "nofallback.yaml": try Self.shopWithoutFallback()])
         #expect(run.status == .failure)
         #expect(run.errors.contains("  deeplink: link 'ftp://shop.example.com/a'\n"))
         #expect(run.errors.contains("  url: link 'https://evil.example.net/b'\n"))
-        #expect(run.errors.contains("  url: rejected: host 'evil.example.net' is not allowed"))
+        #expect(
+            run.errors.contains(
+                "  url: 'https://evil.example.net/b' is refused: host 'evil.example.net' is not allowed"),
+            "\(run.errors)")
     }
 
     @Test func offlinePayloadWarningsArePartOfTheDecision() throws {
@@ -200,10 +228,55 @@ import Testing
 
     @Test func offlinePayloadErrorsAreTheDaemonsErrors() {
         let run = Fixtures.run(
-            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
+            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"badge": "one"}}"#])
         #expect(run.status == .failure)
-        #expect(run.errors.hasPrefix("notifyctl: error: invalid payload: no link in the APNs payload; looked at "))
-        #expect(run.errors.hasSuffix(" [io.notifyd.Router.InvalidPayload]\n"))
+        #expect(
+            run.errors.hasPrefix(
+                "notifyctl: error: invalid payload at aps.badge: expected an integer, found string "
+                    + "[io.notifyd.Router.InvalidPayload]"), "\(run.errors)")
+    }
+
+    @Test func offlineAlertWithoutALinkIsOpened() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "p.json"], files: ["p.json": #"{"aps": {"alert": "no link"}}"#])
+        #expect(run.status == .success)
+        #expect(
+            run.output.hasPrefix("opened  no page: the app comes forward where it is\n├─ source    apns · aps.alert\n"))
+        #expect(!run.output.contains("steps"))
+    }
+
+    @Test func offlineHeaderMakesABackgroundPushSilent() {
+        let payload = #"{"aps": {"alert": "Hi"}, "deeplink": "shop://cart"}"#
+        let run = Fixtures.run(
+            [
+                "send", "--offline", "config/shop.yaml", "--header", "apns-push-type: background", "--header",
+                "apns-topic: com.example.shop", "p.json",
+            ], files: ["p.json": payload])
+        #expect(run.status == .success)
+        #expect(
+            run.output.hasPrefix(
+                "silent  no page: nothing to open\n├─ source    apns · headers.apns-push-type\n├─ topic     com.example.shop\n"
+            ),
+            "\(run.output)")
+    }
+
+    @Test func offlineHeaderWithAValueTheServiceRefusesIsInvalidPayload() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--header", "apns-priority: 7", "p.json"],
+            files: ["p.json": #"{"aps": {"alert": "Hi"}}"#])
+        #expect(run.status == .failure)
+        #expect(
+            run.errors.hasPrefix(
+                "notifyctl: error: invalid payload at headers.apns-priority: expected 10, 5 or 1, found \"7\" "
+                    + "[io.notifyd.Router.InvalidPayload]"), "\(run.errors)")
+    }
+
+    @Test func aHeaderWithoutAColonIsAUsageError() {
+        let run = Fixtures.run(
+            ["send", "--offline", "config/shop.yaml", "--header", "apns-push-type background", "p.json"],
+            files: ["p.json": #"{"aps": {"alert": "Hi"}}"#])
+        #expect(run.status == .usage)
+        #expect(run.errors.contains("needs a colon between the name and the value"))
     }
 
     @Test func offlineRefusesADevice() {

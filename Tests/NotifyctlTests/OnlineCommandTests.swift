@@ -82,12 +82,14 @@ import Varlink
 
     @Test func errorReplyLeadsWithTheSentenceThenTheName() {
         let router = FakeRouter()
-        router.replies["Resolve"] = .failure(.reply(.noRoute(link: "shop://nowhere")))
+        router.replies["Resolve"] = .failure(
+            .reply(.noRoute(link: "shop://nowhere", reasons: ["link: no pattern matches 'shop://nowhere'"])))
         let run = Fixtures.run(["resolve", "shop://nowhere"], router: router)
         #expect(run.status == .failure)
         #expect(
             run.errors == """
                 notifyctl: error: no page for 'shop://nowhere' [io.notifyd.Router.NoRoute]
+                  link: no pattern matches 'shop://nowhere'
                 notifyctl: note: 'notifyctl explain --dry-run' with the same link or payload shows every pattern tried
 
                 """)

@@ -113,7 +113,8 @@ import Testing
 
     @Test func routerErrorConstructorsMatchTheirDeclarations() throws {
         let errors: [VarlinkError] = [
-            .invalidPayload(reason: "r", field: "f"), .noRoute(link: "l"), .unknownPage("p"), .unknownDevice("d"),
+            .invalidPayload(reason: "r", field: "f"), .noRoute(link: "l", reasons: ["r"]), .unknownPage("p"),
+            .unknownDevice("d"),
             .decisionNotFound(id: "i"), .payloadTooLarge(size: 2, max: 1),
             .configInvalid(errors: ["e"], config: "c.yaml"),
             .rateLimited(retryAfterMs: 5), .invalidState(reason: "r", field: "f"),

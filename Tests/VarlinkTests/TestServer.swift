@@ -88,7 +88,7 @@ enum TestServer {
     /// replies and `Big` with a string of `n` bytes; `Silent` gets no answer.
     static let echo: Handler = { call in
         switch call.memberName {
-        case "Fail": return [VarlinkError.noRoute(link: "shop://x").reply]
+        case "Fail": return [VarlinkError.noRoute(link: "shop://x", reasons: []).reply]
         case "Count":
             let n = call.parameters["n"]?.intValue ?? 0
             return (0..<n).map { VarlinkReply(parameters: ["i": .int($0)], continues: $0 < n - 1) }

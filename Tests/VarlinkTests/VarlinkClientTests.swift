@@ -17,7 +17,7 @@ import Testing
     @Test func anErrorReplyIsThrownWithItsNameAndParameters() throws {
         let client = try client()
         let error = #expect(throws: VarlinkClientError.self) { try client.call("org.example.test.Fail") }
-        #expect(error?.varlinkError == .noRoute(link: "shop://x"))
+        #expect(error?.varlinkError == .noRoute(link: "shop://x", reasons: []))
         // The connection goes on after an error reply.
         #expect(try client.call("org.example.test.Echo", parameters: ["ok": true]) == ["ok": true])
     }
@@ -52,7 +52,7 @@ import Testing
     @Test func aStreamedErrorEndsTheStream() throws {
         let client = try client()
         var stream = try client.callMore("org.example.test.Fail")
-        #expect(throws: VarlinkClientError.reply(.noRoute(link: "shop://x"))) { try stream.next() }
+        #expect(throws: VarlinkClientError.reply(.noRoute(link: "shop://x", reasons: []))) { try stream.next() }
         #expect(try stream.next() == nil)
     }
 
@@ -64,7 +64,7 @@ import Testing
         let results = try client.pipeline(calls)
         #expect(results.count == 52)
         #expect(try results[0].get() == ["n": 0])
-        #expect(throws: VarlinkError.noRoute(link: "shop://x")) { try results[10].get() }
+        #expect(throws: VarlinkError.noRoute(link: "shop://x", reasons: [])) { try results[10].get() }
         #expect(try results[20].get() == [:])
         #expect(try results[51].get() == ["n": 49])
     }

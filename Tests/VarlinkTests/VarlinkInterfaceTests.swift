@@ -41,7 +41,7 @@ import Testing
         #expect(
             route.input.map(\.description) == [
                 "payload: object", "device: ?string", "dryRun: ?bool", "explain: ?bool", "format: ?string",
-                "strict: ?bool",
+                "strict: ?bool", "headers: ?[string]string",
             ])
         #expect(route.output.map(\.description) == ["decision: Decision"])
         let finished = try #require(RouterInterface.interface.method(named: "FlowFinished"))

@@ -51,7 +51,7 @@ import Testing
         VarlinkReply(parameters: ["a": [1, 2.5, "x", nil, ["k": false]]]),
         VarlinkReply(parameters: [:], continues: true),
         VarlinkReply(error: .expectedMore),
-        VarlinkReply(error: .noRoute(link: "shop://nowhere")),
+        VarlinkReply(error: .noRoute(link: "shop://nowhere", reasons: ["link: no pattern matches 'shop://nowhere'"])),
     ])
     func encodedRepliesDecodeBackEqual(reply: VarlinkReply) throws {
         var out: [UInt8] = []

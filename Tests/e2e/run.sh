@@ -306,10 +306,12 @@ check "notifyctl --app shop routes with the shop's graph" \
     test "$(app shop --json resolve --device "$device" shop://offers/SUMMER | page_of)" = cart.offer
 check "notifyctl --app news routes with the news graph" \
     test "$(app news --json resolve --device "$device" news://articles/42 | page_of)" = feed.article
-error_of() { python3 -c "import json,sys; print(json.load(sys.stdin)['error'])"; }
+# A foreign link selects nothing: each app falls back to its own fallback page, the refusal as a warning.
+refused_by() { python3 -c "import json,sys; d=json.load(sys.stdin)
+print(d['outcome'], d['page']['id'], 'refused' if any(' is refused: ' in w for w in d.get('warnings', [])) else '-')"; }
 check "each app refuses the other's links" \
-    test "$(app shop --json resolve news://articles/42 | error_of)/$(app news --json resolve shop://cart | error_of)" \
-    = io.notifyd.Router.NoRoute/io.notifyd.Router.NoRoute
+    test "$(app shop --json resolve --dry-run news://articles/42 | refused_by)/$(app news --json resolve --dry-run \
+        shop://cart | refused_by)" = "fallback catalog.home refused/fallback feed.front refused"
 check "both instances run, each a process of its own" \
     test "$(app_prop shop ActiveState)/$(app_prop news ActiveState)" = active/active \
     -a "$(app_prop shop MainPID)" != "$(app_prop news MainPID)"

@@ -2,6 +2,7 @@
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -97,6 +98,17 @@ class Daemon:
         """A normal request on a new connection gets a correct answer."""
         reply = self.call("io.notifyd.Router.Resolve", {"link": "shop://offers/SUMMER", "dryRun": True})
         return reply.get("parameters", {}).get("decision", {}).get("page", {}).get("id") == "cart.offer"
+
+
+def shop_without_fallback(directory):
+    """config/shop.yaml without its app.fallback, written in `directory`: refused links are NoRoute there."""
+    text = open(SHOP).read()
+    without = re.sub(r"(?m)^  fallback: .*\n", "", text)
+    assert without != text
+    path = os.path.join(directory, "nofallback.yaml")
+    with open(path, "w") as f:
+        f.write(without)
+    return path
 
 
 def call(method, parameters=None, **flags):

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import NOTIFYCTL, NOTIFYD, ROOT, SHOP, wait_for_socket
+from conftest import NOTIFYCTL, NOTIFYD, ROOT, SHOP, shop_without_fallback, wait_for_socket
 
 ROUTER = "io.notifyd.Router"
 
@@ -38,7 +38,10 @@ def json_error(daemon, *args, status=1):
     return error
 
 
-def test_explain_of_a_refused_link_prints_what_the_daemon_says_why(daemon):
+def test_explain_of_a_refused_link_prints_what_the_daemon_says_why(make_daemon, workdir):
+    # Without a fallback page a refused link is NoRoute (with one, it falls back with the reason as a warning).
+    config = shop_without_fallback(workdir)
+    daemon = make_daemon(config=config).start()
     link = "http://shop.example.com/cart"
     raw = daemon.call(f"{ROUTER}.Resolve", {"link": link, "dryRun": True, "explain": True})
     assert raw["error"] == f"{ROUTER}.NoRoute"
@@ -46,17 +49,16 @@ def test_explain_of_a_refused_link_prints_what_the_daemon_says_why(daemon):
     assert text.startswith(f"notifyctl: error: no page for '{link}' [{ROUTER}.NoRoute]\n")
     error = json_error(daemon, "explain", "--dry-run", link)
     assert error["error"] == f"{ROUTER}.NoRoute" and error["parameters"] == raw["parameters"]
-    reasons = raw["parameters"].get("reasons")
-    if reasons is not None:
-        # The reasons NoRoute carries are explain's trace, online as offline.
-        assert "notifyctl: trace:\n" in text and all(f"  {r}\n" in text for r in reasons)
-        assert error["trace"] == reasons
-    else:
-        assert "this notifyd sends no reasons with NoRoute" in text and "trace" not in error
-    offline = subprocess.run([NOTIFYCTL, "explain", "--offline", SHOP, link], capture_output=True, text=True)
+    # The reasons NoRoute carries are explain's trace, online as offline.
+    reasons = raw["parameters"]["reasons"]
+    assert reasons == ["link: 'http://shop.example.com/cart' is refused: 'http:' links are not accepted; "
+                       "universal links use 'https:'"]
+    assert "notifyctl: trace:\n" in text and all(f"  {r}\n" in text for r in reasons)
+    assert error["trace"] == reasons
+    offline = subprocess.run([NOTIFYCTL, "explain", "--offline", config, link], capture_output=True, text=True)
     assert offline.returncode == 1
     assert offline.stderr.startswith(f"notifyctl: error: no page for '{link}' [{ROUTER}.NoRoute]\nnotifyctl: trace:\n")
-    assert "  link: rejected: 'http:' links are not accepted; universal links use 'https:'\n" in offline.stderr
+    assert all(f"  {r}\n" in offline.stderr for r in reasons), offline.stderr
 
 
 def test_a_file_that_is_neither_json_nor_a_link_is_not_sent(daemon, workdir):

@@ -30,7 +30,7 @@ def run_bench(daemon, *extra):
 
 def test_bench_gets_a_correct_reply_for_every_request(daemon):
     before = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["requests"]
-    result = run_bench(daemon, "--mix", "dry-apns,dry-fcm,stateful,resolve", "--devices", "50", "--json")
+    result = run_bench(daemon, "--mix", "dry-apns,dry-linkless,dry-fcm,stateful,resolve", "--devices", "50", "--json")
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["errors"] == 0
     assert figures["sent"] == 2000

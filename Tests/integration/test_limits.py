@@ -27,8 +27,10 @@ def resolve(link, **extra):
         ("unknown header key", b'{"method": "io.notifyd.Router.GetStats", "sneaky": true}\x00'),
         ("non-boolean flag", b'{"method": "io.notifyd.Router.GetStats", "more": "yes"}\x00'),
         ("method not a string", b'{"method": 42}\x00'),
-        ("10,000-deep JSON", b'{"method": "io.notifyd.Router.GetStats", "parameters": {"a": ' + b"[" * 10000 + b"]" * 10000 + b"}}\x00"),
+        # Nested past the limit outside the parameters: no parameter to name in a typed error.
+        ("10,000-deep JSON", b'{"method": "io.notifyd.Router.GetStats", "sneaky": ' + b"[" * 10000 + b"]" * 10000 + b"}\x00"),
     ],
+    ids=lambda value: value if isinstance(value, str) else "",
 )
 def test_a_malformed_frame_closes_only_its_connection(daemon, name, data):
     with Raw(daemon.socket) as bystander, Raw(daemon.socket) as raw:
@@ -36,6 +38,39 @@ def test_a_malformed_frame_closes_only_its_connection(daemon, name, data):
         assert raw.closed_by_peer(), name
         bystander.send(resolve("shop://offers/A"))
         assert bystander.recv()["parameters"]["decision"]["page"]["id"] == "cart.offer"
+    assert daemon.alive_and_answering()
+
+
+def deep(depth):
+    return b"[" * depth + b"]" * depth
+
+
+def test_a_payload_nested_past_the_limit_gets_invalid_payload_and_the_connection_goes_on(daemon):
+    head = b'{"method": "io.notifyd.Router.Route", "parameters": {"dryRun": true, "payload": {"aps": '
+    with Raw(daemon.socket) as raw:
+        raw.send(head + deep(10000) + b"}}}\0")
+        reply = raw.recv()
+        assert reply["error"] == f"{ROUTER}.InvalidPayload", reply
+        assert reply["parameters"]["field"] == "$"
+        # The head holds three levels; the 62nd '[' after it is the 65th level.
+        assert f"nested deeper than 64 levels at byte {len(head) + 61} of the message" in reply["parameters"]["reason"]
+        # The same connection goes on.
+        raw.send(resolve("shop://offers/A"))
+        assert raw.recv()["parameters"]["decision"]["page"]["id"] == "cart.offer"
+    assert daemon.logged("payload rejected: $: nested deeper than 64 levels")
+
+
+def test_another_parameter_nested_past_the_limit_gets_invalid_parameter_naming_it(daemon):
+    with Raw(daemon.socket) as raw:
+        raw.send(b'{"method": "io.notifyd.Router.GetStats", "parameters": {"a": ' + deep(100) + b"}}\0")
+        reply = raw.recv()
+        assert reply == {"error": "org.varlink.service.InvalidParameter", "parameters": {"parameter": "a"}}
+        # A oneway call gets nothing; the next call's reply comes next, in order.
+        raw.send(b'{"method": "io.notifyd.Router.GetStats", "oneway": true, "parameters": {"a": ' + deep(100)
+                 + b"}}\0" + resolve("shop://offers/B"))
+        assert raw.recv()["parameters"]["decision"]["page"]["id"] == "cart.offer"
+        raw.send(b'{"method": "io.notifyd.Router.Nope", "parameters": {"a": ' + deep(100) + b"}}\0")
+        assert raw.recv()["error"] == "org.varlink.service.MethodNotFound"
     assert daemon.alive_and_answering()
 
 
@@ -67,8 +102,10 @@ def test_a_message_at_the_limit_is_accepted(daemon):
     with Raw(daemon.socket) as raw:
         raw.send(oversized(65536) + b"\0")
         reply = raw.recv()
-    # Served (the link is no route), not refused for its size.
-    assert reply["error"] == f"{ROUTER}.NoRoute"
+    # Served (the link is refused for its length, so the fallback page), not refused for its size.
+    decision = reply["parameters"]["decision"]
+    assert decision["outcome"] == "fallback"
+    assert "bytes long; the limit is 4096" in decision["warnings"][0]
 
 
 def test_an_oversized_message_cut_off_by_the_client_reports_the_bytes_sent(daemon):
@@ -106,10 +143,12 @@ def test_unknown_methods_and_interfaces(daemon):
 
 
 def test_bad_links_and_payloads_get_typed_errors(daemon):
-    # A link outside the allow-list is refused, not sent to the fallback page.
-    no_route = daemon.call(f"{ROUTER}.Resolve", {"link": "ftp://evil.example.com/x"})
-    assert no_route["error"] == f"{ROUTER}.NoRoute"
-    assert no_route["parameters"]["link"] == "ftp://evil.example.com/x"
+    # A link outside the allow-list is refused and goes to the fallback page, the refusal named in its warnings.
+    refused = daemon.call(f"{ROUTER}.Resolve", {"link": "ftp://evil.example.com/x", "dryRun": True})
+    decision = refused["parameters"]["decision"]
+    assert (decision["outcome"], decision["page"]["id"]) == ("fallback", "catalog.home")
+    assert decision["warnings"] == [
+        "link: 'ftp://evil.example.com/x' is refused: scheme 'ftp:' is not allowed; expected 'shop:', 'https:'"]
     # An allowed link that matches no pattern goes to the fallback page.
     fallback = daemon.call(f"{ROUTER}.Resolve", {"link": "shop://nowhere/at/all", "dryRun": True})
     assert fallback["parameters"]["decision"]["outcome"] == "fallback"

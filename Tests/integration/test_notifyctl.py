@@ -269,8 +269,6 @@ def test_every_command_has_help(daemon, command):
     "args, message",
     [
         (["decision", "no-such-id"], f"notifyctl: error: no decision 'no-such-id' in the history [{ROUTER}.DecisionNotFound]\n"),
-        (["resolve", "ftp://evil.example.com/x"],
-         f"notifyctl: error: no page for 'ftp://evil.example.com/x' [{ROUTER}.NoRoute]\n"),
         (["finish", "unknown-device", "login"],
          f"notifyctl: error: notifyd has no state for device 'unknown-device': no decision was made for it yet "
          f"[{ROUTER}.UnknownDevice]\n"),

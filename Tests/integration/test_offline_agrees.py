@@ -30,7 +30,7 @@ LINKS = [
     "/login",  # the modal that provides the condition itself
 ]
 
-# Links both sides refuse (NoRoute): a foreign scheme or host, a malformed escape.
+# Links both sides refuse: a foreign scheme or host, a malformed escape (the fallback page, with the reason).
 REFUSED = ["ftp://offers/SUMMER", "https://evil.example.com/cart", "shop://products/%zz"]
 
 PAYLOADS = sorted(name for name in os.listdir(EXAMPLES) if name.endswith((".json", ".txt")))
@@ -111,12 +111,10 @@ def test_a_payload_offline_gets_the_daemons_decision_for_a_new_device(served, co
 
 
 @pytest.mark.parametrize("link", REFUSED)
-def test_a_link_both_refuse_is_no_route_both_ways(served, link):
-    offline = notifyctl("resolve", "--offline", SHOP, "--json", link)
-    online = notifyctl("--socket", served.socket, "resolve", "--device", fresh_device(link), "--json", link)
-    assert (offline.returncode, offline.stderr) == (1, "")
-    assert (online.returncode, online.stderr) == (1, "")
-    offline, online = json.loads(offline.stdout), json.loads(online.stdout)
-    assert offline["error"] == online["error"] == "io.notifyd.Router.NoRoute"
-    assert offline["parameters"]["link"] == online["parameters"]["link"] == link
-    assert offline["message"] == online["message"] == f"no page for '{link}'"
+def test_a_link_both_refuse_falls_back_with_the_same_reason_both_ways(served, link):
+    offline = decision_of(notifyctl("resolve", "--offline", SHOP, "--json", link))
+    device = fresh_device(link)
+    online = decision_of(notifyctl("--socket", served.socket, "resolve", "--device", device, "--json", link))
+    assert offline["outcome"] == online["outcome"] == "fallback"
+    assert len(offline["warnings"]) == 1 and offline["warnings"][0].startswith(f"link: '{link}' is refused: ")
+    assert comparable(offline) == comparable(online, device)

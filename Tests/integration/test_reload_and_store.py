@@ -13,7 +13,8 @@ from contextlib import closing
 import pytest
 
 from conftest import (
-    NOTIFYCTL, NOTIFYD, SHOP, Raw, call, fill_until_refused, full_state_directory, start_with_broken_config)
+    NOTIFYCTL, NOTIFYD, SHOP, Raw, call, fill_until_refused, full_state_directory, shop_without_fallback,
+    start_with_broken_config)
 
 ROUTER = "io.notifyd.Router"
 
@@ -312,8 +313,8 @@ def test_expired_pending_links_are_pruned_at_start(make_daemon):
     assert state["pending"] is None and "login" in state["path"]
 
 
-def test_the_journal_says_config_loaded_at_start_and_names_the_device_of_a_rejected_payload(make_daemon):
-    d = make_daemon().start()
+def test_the_journal_says_config_loaded_at_start_and_names_the_device_of_a_rejected_payload(make_daemon, workdir):
+    d = make_daemon(config=shop_without_fallback(workdir)).start()
     refused = d.call(f"{ROUTER}.Resolve", {"device": "dev-nr", "link": "https://evil.example.com/x"})
     assert refused["error"] == f"{ROUTER}.NoRoute"
     invalid = d.call(f"{ROUTER}.Route", {"device": "dev-ip", "payload": {"aps": {"badge": "x"}}})

@@ -56,9 +56,32 @@ struct ConfigDecoder {
     private mutating func decodeLinks(_ node: ConfigNode, into draft: inout ConfigDraft) {
         guard
             let fields = fields(
-                of: node, path: "links", allowed: ["keys", "pendingExpiry"], required: [], what: "'links'")
+                of: node, path: "links", allowed: ["keys", "pendingExpiry", "unlinked"], required: [],
+                what: "'links'")
         else { return }
-        if let n = fields["keys"] { draft.linkKeys = stringList(n, path: "links.keys") }
+        if let n = fields["keys"] {
+            let keys = stringList(n, path: "links.keys")
+            for key in keys {
+                do throws(LinkKeyPathError) {
+                    _ = try LinkKeyPath(parsing: key.value)
+                } catch {
+                    report(
+                        "invalid-link-key", at: key.location,
+                        "'\(key.value)' is not a key path: \(error.reason) (at byte \(error.offset)); write keys joined by "
+                            + "'.', such as custom.u, and a key holding a dot as [\"a.b\"]")
+                }
+            }
+            draft.linkKeys = keys
+        }
+        if let n = fields["unlinked"], let value = string(n, path: "links.unlinked") {
+            if let unlinked = PayloadOptions.Unlinked(rawValue: value.value) {
+                draft.unlinked = Located(value: unlinked, location: value.location)
+            } else {
+                report(
+                    "invalid-value", at: value.location,
+                    "'links.unlinked' must be open, fallback or error, not '\(value.value)'")
+            }
+        }
         if let n = fields["pendingExpiry"], let seconds = integer(n, path: "links.pendingExpiry") {
             if seconds.value > 0 {
                 draft.pendingExpiry = seconds

@@ -31,7 +31,7 @@ extension ConfigDraft {
         }
         return Graph(
             app: settings, linkKeys: linkKeys?.map(\.value) ?? ["deeplink", "url", "link"],
-            pendingExpirySeconds: pendingExpiry?.value ?? 600, types: typeTable, categories: categories,
-            coordinators: coordinators)
+            pendingExpirySeconds: pendingExpiry?.value ?? 600, unlinked: unlinked?.value ?? .open, types: typeTable,
+            categories: categories, coordinators: coordinators)
     }
 }

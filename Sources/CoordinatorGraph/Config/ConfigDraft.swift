@@ -20,6 +20,8 @@ struct ConfigDraft: Sendable {
     var linkKeys: [Located<String>]?
     /// `links.pendingExpiry`; `nil` when not written (the default applies).
     var pendingExpiry: Located<Int>?
+    /// `links.unlinked`; `nil` when not written (`open` applies).
+    var unlinked: Located<PayloadOptions.Unlinked>?
     var types: [TypeDraft] = []
     var categories: [CategoryDraft] = []
     var coordinators: [CoordinatorDraft] = []

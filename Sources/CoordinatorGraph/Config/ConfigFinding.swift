@@ -18,7 +18,8 @@
 /// - patterns: `pattern-unknown-parameter`, `pattern-unbound-parameter`, `pattern-parameter-type`,
 ///   `duplicate-pattern`, `shadowed-pattern` (warning);
 /// - expressions: `category-arguments`, `fallback-arguments`;
-/// - app: `invalid-scheme`, `invalid-host`, `no-links` (warning).
+/// - app: `invalid-scheme`, `invalid-host`, `no-links` (warning);
+/// - links: `invalid-link-key`, `unlinked-without-fallback`.
 public struct ConfigFinding: Sendable, Hashable, CustomStringConvertible {
     /// How bad a finding is.
     public enum Severity: String, Sendable, Hashable {

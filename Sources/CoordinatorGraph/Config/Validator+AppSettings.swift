@@ -24,6 +24,12 @@ extension Validator {
             }
             error("invalid-host", at: host.location, "'\(host.value)' is not a valid host; \(hint)")
         }
+        if let unlinked = draft.unlinked, unlinked.value == .fallback, app.fallback == nil {
+            error(
+                "unlinked-without-fallback", at: unlinked.location,
+                "'links.unlinked: fallback' sends taps without a link to the app's fallback page, but 'app' declares "
+                    + "no 'fallback'; add one, or write 'unlinked: open'")
+        }
         if app.schemes.isEmpty && app.hosts.isEmpty {
             warning(
                 "no-links", at: app.location,

@@ -304,18 +304,19 @@ final class LaneHandler: CallHandler {
         let explain = parameters.explain
         let target: RoutingTarget
         let format: PayloadFormat
-        var warnings: [String]?
-        var trace: [String]
         if isRoute {
             // A call that fails is answered by the main loop, which reports why (and journals it).
+            var headers = PushHeaders()
+            if let pairs = parameters.headers {
+                guard let given = try? PushHeaders(pairs) else { return false }
+                headers = given
+            }
             guard let reader = try? config.reader(format: parameters.format, strict: parameters.strict),
-                let reading = try? reader.read(subject),
-                case .success(let found) = config.graph.target(for: reading.candidates, explain: explain)
+                let reading = try? reader.read(subject, headers: headers, explain: explain),
+                case .success(let found) = config.graph.target(for: reading, explain: explain)
             else { return false }
             target = found
             format = reading.format
-            trace = explain ? reading.warnings.map { "warning: \($0)" } + found.trace : found.trace
-            if !reading.warnings.isEmpty { warnings = reading.warnings.map(\.description) }
         } else {
             guard let resolved = subject.stringValue else { return false }
             let candidate = LinkCandidate(format: .link, field: "link", target: .link(resolved))
@@ -324,18 +325,15 @@ final class LaneHandler: CallHandler {
             }
             target = found  // its source names the link, as the main loop's Resolve decisions do
             format = .link
-            trace = found.trace
         }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let metadata = DecisionMetadata(
             id: ids.make(milliseconds: now.millisecondsSince1970), device: nil, source: target.source)
         guard
-            var decision = try? config.resolver.resolve(
-                target.page, from: nil, now: now, outcome: target.outcome, metadata: metadata, explain: explain
+            let decision = try? config.resolver.decide(
+                target, from: nil, now: now, metadata: metadata, explain: explain
             ).takeDecision()
         else { return false }
-        if let warnings { decision.warnings = warnings }
-        if explain { decision.trace = trace + (decision.trace ?? []) }
         // The text stays in the lane's writer: the book and the reply copy it from there (no text of its own made).
         writer.truncate(to: 0)
         decision.writeJSON(into: &writer, timestamps: &timestampTexts)

@@ -25,6 +25,9 @@ protocol CallHandler: AnyObject {
     /// On a lane's server: answers a call read into a tree when the lane can (the varlink service's own methods),
     /// answering true; false (before doing anything) migrates the connection (see ``Lane``).
     func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool
+    /// Answers a call whose frame nests deeper than the limit with a typed error, answering true; false leaves it
+    /// a protocol violation (the connection closes).
+    func answerTooDeep(_ head: VarlinkCallHead, from connection: ClientConnection, outbox: Outbox) -> Bool
 }
 
 extension CallHandler {
@@ -33,6 +36,9 @@ extension CallHandler {
 
     /// Not a lane's handler: nothing is answered there.
     func answerOnLane(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox) -> Bool { false }
+
+    /// No typed error for nesting: the connection closes.
+    func answerTooDeep(_ head: VarlinkCallHead, from connection: ClientConnection, outbox: Outbox) -> Bool { false }
 }
 
 /// Accepts clients on the listening socket and moves varlink frames between sockets and the
@@ -394,6 +400,16 @@ final class Server {
                 do {
                     call = try VarlinkCall(frame: frame, maxDepth: settings.maxJSONDepth)
                 } catch {
+                    // Nesting past the limit leaves the frame well-formed: a call whose method can be read gets a
+                    // typed error and the connection goes on.
+                    if error.cause?.code == .tooDeep, !connection.monitorMore,
+                        let head = frame.withUnsafeBytes({
+                            VarlinkCallHead(tooDeep: $0, maxDepth: settings.maxJSONDepth)
+                        }),
+                        handler.answerTooDeep(head, from: connection, outbox: outbox)
+                    {
+                        continue
+                    }
                     violation(error, connection)
                     return
                 }

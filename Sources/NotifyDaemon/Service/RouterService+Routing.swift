@@ -24,8 +24,10 @@ struct RouteParameters {
     var explain = false
     var format: String? = nil
     var strict = false
+    /// `Route`'s transport headers, as given (checked when the payload is read).
+    var headers: [(name: String, value: String)]? = nil
 
-    /// The defaults: no device, not a dry run, no trace, the format detected, not strict.
+    /// The defaults: no device, not a dry run, no trace, the format detected, not strict, no headers.
     init() {}
 
     /// The parameters of a call checked against its method's declaration (the absent ones, and `null`, read as
@@ -36,6 +38,9 @@ struct RouteParameters {
         explain = p["explain"]?.boolValue ?? false
         format = p["format"]?.stringValue
         strict = p["strict"]?.boolValue ?? false
+        if case .object(let given) = p["headers"] {
+            headers = given.members.map { ($0.key, $0.value.stringValue ?? "") }
+        }
     }
 
     /// A `Route` or `Resolve` call on a tape that is neither `more` nor `upgrade`, with the parameters ``read(_:route:)``
@@ -80,6 +85,14 @@ struct RouteParameters {
             } else if route, key.isString("strict") {
                 guard let flag = value.boolValue else { return nil }
                 parameters.strict = flag
+            } else if route, key.isString("headers") {
+                guard value.isObject else { return nil }
+                var headers: [(name: String, value: String)] = []
+                for (name, header) in value.members {
+                    guard let text = header.stringValue else { return nil }
+                    headers.append((name, text))
+                }
+                parameters.headers = headers
             } else {
                 return nil
             }
@@ -95,14 +108,15 @@ extension RouterService {
     /// Routes the payload that `read` reads (from a tree or a tape) with the reader the parameters ask for.
     func route(
         parameters p: RouteParameters, connection: ClientConnection,
-        read: (PayloadReader) throws(PayloadError) -> PayloadReading
+        read: (PayloadReader, PushHeaders, Bool) throws(PayloadError) -> PayloadReading
     ) throws(VarlinkError)
         -> MethodResult
     {
         let reader = try config.reader(format: p.format, strict: p.strict)
         let reading: PayloadReading
         do {
-            reading = try read(reader)
+            let headers = try p.headers.map { (pairs) throws(PayloadError) in try PushHeaders(pairs) } ?? PushHeaders()
+            reading = try read(reader, headers, p.explain)
         } catch {
             stats.rejectedPayloads += 1
             var fields = [
@@ -117,16 +131,10 @@ extension RouterService {
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
         }
         stats.byFormat.add(reading.format)
-        let explain = p.explain
-        switch config.graph.target(for: reading.candidates, explain: explain) {
+        switch config.graph.target(for: reading, explain: p.explain) {
         case .success(let target):
-            // Without a trace asked for, the target's is taken as it is (appending it to an empty list cost ≈ 150
-            // instructions a request).
-            let trace = explain ? reading.warnings.map { "warning: \($0)" } + target.trace : target.trace
-            let warnings = reading.warnings.isEmpty ? nil : reading.warnings.map(\.description)
             // The link is journaled from the decision's source.
-            return try decide(
-                target, link: nil, warnings: warnings, trace: trace, parameters: p, connection: connection)
+            return try decide(target, link: nil, parameters: p, connection: connection)
         case .failure(let error):
             throw noRoute(error, device: p.device, connection: connection)
         }
@@ -143,7 +151,7 @@ extension RouterService {
         switch config.graph.target(for: [candidate], explain: explain) {
         case .success(let target):
             // The source names the link (format and field `link`): stored with the decision, it can be replayed.
-            return try decide(target, link: nil, trace: target.trace, parameters: p, connection: connection)
+            return try decide(target, link: nil, parameters: p, connection: connection)
         case .failure(let error):
             throw noRoute(error, device: p.device, connection: connection)
         }
@@ -157,14 +165,12 @@ extension RouterService {
         ]
         if let device { fields.append((JournalField.device, device)) }
         loopJournal.log(.payloadRejected, priority: .notice, message: "\(error)", fields: fields)
-        return VarlinkError.noRoute(link: error.link)
+        return VarlinkError.noRoute(link: error.link, reasons: error.reasons)
     }
 
     /// Walks the graph to the target for the request's device and records the decision.
     private func decide(
-        _ target: RoutingTarget, link: String?, warnings: [String]? = nil, trace: [String],
-        parameters p: RouteParameters,
-        connection: ClientConnection
+        _ target: RoutingTarget, link: String?, parameters p: RouteParameters, connection: ClientConnection
     ) throws(VarlinkError) -> MethodResult {
         let device = p.device
         if let device, device.isEmpty || device.utf8.count > 256 {
@@ -179,11 +185,13 @@ extension RouterService {
         var next: ResolvedState?
         do {
             // The metadata made in the call moves into the decision.
-            let resolution = try config.resolver.resolve(
-                target.page, from: state, now: now, outcome: target.outcome,
-                metadata: DecisionMetadata(id: id, device: device, source: target.source), explain: explain)
-            // A dry run leaves the device as it was: its next state is not kept.
-            if dryRun || device == nil {
+            let resolution = try config.resolver.decide(
+                target, from: state, now: now,
+                metadata: DecisionMetadata(id: id, device: device, source: target.source),
+                explain: explain)
+            // A dry run leaves the device as it was: its next state is not kept; nor is it for an opened or silent
+            // decision, which changes nothing.
+            if dryRun || device == nil || !target.outcome.navigates {
                 decision = resolution.takeDecision()
             } else {
                 (decision, next) = resolution.take()
@@ -191,10 +199,6 @@ extension RouterService {
         } catch {
             throw mapResolveError(error)
         }
-        // Most have none: the decision stays shared, not copied. The payload's come before the resolver's (a pending
-        // page dropped).
-        if let warnings { decision.warnings = decision.warnings.map { warnings + $0 } ?? warnings }
-        if explain { decision.trace = trace + (decision.trace ?? []) }
         guard !dryRun else {
             // The text stays in the writer: the history and the reply copy it from there.
             decisionWriter.truncate(to: 0)
@@ -395,8 +399,9 @@ extension RouterService {
     }
 }
 
-/// A decision's journal entry, formatted on the journal's thread: `MESSAGE` "routed cart.offer(id: …) for D" and the
-/// decision fields of docs/design.md §6.
+/// A decision's journal entry, formatted on the journal's thread: `MESSAGE` "routed cart.offer(id: …) for D" (or
+/// "opened for D", "silent for D") and the decision fields of docs/design.md §6: without a page, no `NOTIFYD_PAGE` and no
+/// `NOTIFYD_PATH`; `NOTIFYD_TOPIC` when the push came with an `apns-topic`.
 struct DecisionJournalDetails: JournalDetails {
     let decision: Decision
     /// The link of a decision without a source (a Resolve's); a decision with one is journaled with its
@@ -428,10 +433,12 @@ struct DecisionJournalDetails: JournalDetails {
         let plain = entry.writeMessage { out in
             if notSaved { out.append("not saved, the client was told StateNotSaved: ") }
             out.append(utf8: outcome.rawValue)
-            out.append(UInt8(ascii: " "))
-            let start = out.count
-            page.writeDescription(into: &out)
-            description = start..<out.count
+            if let page {
+                out.append(UInt8(ascii: " "))
+                let start = out.count
+                page.writeDescription(into: &out)
+                description = start..<out.count
+            }
             if let device {
                 out.append(" for ")
                 out.append(utf8: device)
@@ -445,12 +452,16 @@ struct DecisionJournalDetails: JournalDetails {
             entry.field(JournalKey.decisionID) { id.write(into: &$0) }
         }
         entry.plainField(JournalKey.outcome) { $0.append(utf8: outcome.rawValue) }
-        if plain {
-            entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
-        } else {
-            entry.field(JournalKey.page) { page.writeDescription(into: &$0) }
+        if let page {
+            if plain {
+                entry.field(JournalKey.page, copyingMessageBytes: description)  // written once
+            } else {
+                entry.field(JournalKey.page) { page.writeDescription(into: &$0) }
+            }
         }
-        if decision.pathIsPlain {
+        if page == nil {
+            // An opened or silent decision has no path.
+        } else if decision.pathIsPlain {
             // The resolver's coordinators, each an ASCII identifier: copied from the bytes it keeps of their names.
             entry.plainField(JournalKey.path) { decision.writePlainPath(separator: UInt8(ascii: "/"), into: &$0) }
         } else {
@@ -472,6 +483,7 @@ struct DecisionJournalDetails: JournalDetails {
                 out.append(utf8: source.field)
             }
             if link == nil, let sourceLink = source.link { entry.field(JournalKey.link, sourceLink) }
+            if let topic = source.topic { entry.field(JournalKey.topic, topic) }
         }
         if let link { entry.field(JournalKey.link, link) }
         if let reason = self.notSaved { entry.field(JournalKey.reason, reason) }

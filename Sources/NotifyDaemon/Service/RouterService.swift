@@ -20,7 +20,7 @@ final class ActiveConfig: Sendable {
         graph = loaded.graph
         resolver = Resolver(graph: loaded.graph)
         reader = PayloadReader(
-            options: PayloadOptions(linkKeys: loaded.graph.linkKeys, categories: loaded.graph.categories))
+            options: loaded.graph.payloadOptions)
         warnings = loaded.warnings.map(\.description)
     }
 
@@ -162,8 +162,9 @@ final class RouterService: CallHandler {
             guard isRoute else {
                 return try resolve(link: subject.stringValue ?? "", parameters: parameters, connection: connection)
             }
-            return try route(parameters: parameters, connection: connection) { (reader) throws(PayloadError) in
-                try reader.read(subject)
+            return try route(parameters: parameters, connection: connection) {
+                (reader, headers, explain) throws(PayloadError) in
+                try reader.read(subject, headers: headers, explain: explain)
             }
         }
         return true
@@ -476,8 +477,9 @@ final class RouterService: CallHandler {
         case "Route":
             try checkRate(connection)
             let payload = p["payload"] ?? .null
-            return try route(parameters: RouteParameters(p), connection: connection) { (reader) throws(PayloadError) in
-                try reader.read(payload)
+            return try route(parameters: RouteParameters(p), connection: connection) {
+                (reader, headers, explain) throws(PayloadError) in
+                try reader.read(payload, headers: headers, explain: explain)
             }
         case "Resolve":
             try checkRate(connection)

@@ -15,7 +15,7 @@ public enum ParseOutcome: Sendable {
 /// - Options are long (`--device D`, `--device=D`, `--json`); a few also have a letter (`-h` for `--help`, `-o DIR`
 ///   or `-oDIR` for `--output DIR`). They may come before or after the command name and between arguments; before
 ///   it only ``OptionSpec/common`` are known (checked against the command once it is). A repeated option keeps its
-///   last value.
+///   last value, unless it is repeatable (``OptionSpec/repeats``): then every value is kept, in order.
 /// - `--` ends the options; `-` is an argument (standard input).
 /// - `notifyctl help [COMMAND]` is `notifyctl [COMMAND] --help`.
 ///
@@ -37,6 +37,7 @@ public struct ArgumentParser: Sendable {
     /// Parses the arguments after the program name.
     public func parse(_ arguments: [String]) throws(NotifyctlError) -> ParseOutcome {
         var values: [String: String] = [:]
+        var lists: [String: [String]] = [:]
         var flags: Set<String> = []
         var positionals: [String] = []
         var command: Command?
@@ -103,6 +104,7 @@ public struct ArgumentParser: Sendable {
                 throw .usage(problem, command: command?.name)
             }
             values[option.name] = value
+            if option.repeats { lists[option.name, default: []].append(value) }
         }
 
         if wantsHelp { return .help(command) }
@@ -123,7 +125,8 @@ public struct ArgumentParser: Sendable {
             throw .usage(problem, command: command.name)
         }
         try checkCount(positionals, for: command)
-        return .run(Invocation(command: command, arguments: positionals, values: values, flags: flags))
+        return .run(
+            Invocation(command: command, arguments: positionals, values: values, flags: flags, lists: lists))
     }
 
     // MARK: - Pieces

@@ -8,13 +8,24 @@ public struct Invocation: Sendable {
     let values: [String: String]
     /// Flags given, by option name.
     let flags: Set<String>
+    /// Every value of each repeatable option, in the order given.
+    let lists: [String: [String]]
 
     /// An invocation from its parts (the parser builds these; tests may too).
-    public init(command: Command, arguments: [String] = [], values: [String: String] = [:], flags: Set<String> = []) {
+    public init(
+        command: Command, arguments: [String] = [], values: [String: String] = [:], flags: Set<String> = [],
+        lists: [String: [String]] = [:]
+    ) {
         self.command = command
         self.arguments = arguments
         self.values = values
         self.flags = flags
+        self.lists = lists
+    }
+
+    /// Every value given for the repeatable `option`, in order.
+    public func values(_ option: OptionSpec) -> [String] {
+        lists[option.name] ?? []
     }
 
     /// The value given for `option`, if any.

@@ -21,12 +21,16 @@ public struct OptionSpec: Sendable, Hashable {
     public let value: Value
     /// One line for `--help`.
     public let help: String
+    /// True when the option may be given several times, each value kept (``Invocation/values(_:)``); otherwise the
+    /// last one given wins.
+    public let repeats: Bool
 
     /// An option from its parts.
-    public init(_ name: String, short: Character? = nil, value: Value = .none, help: String) {
+    public init(_ name: String, short: Character? = nil, value: Value = .none, repeats: Bool = false, help: String) {
         self.name = name
         self.short = short
         self.value = value
+        self.repeats = repeats
         self.help = help
     }
 

@@ -1,5 +1,6 @@
 import CoordinatorGraph
 import DeepLink
+import Foundation
 import JSON
 import Varlink
 
@@ -8,12 +9,14 @@ import Varlink
 extension Command {
     /// `send FILE|-`: route a notification payload (`Route`).
     public static let send = Command(
-        name: "send", summary: "Route a notification payload (APNs, FCM, ntfy, Gotify or a link)",
+        name: "send", summary: "Route a notification payload (APNs, FCM, ntfy, Gotify, Web Push, Expo)",
         arguments: [ArgumentSpec("FILE|-", help: "The payload: a JSON file, or - for standard input")],
-        options: [.device, .dryRun, .format, .strict, .offline],
+        options: [.device, .dryRun, .format, .strict, .header, .offline],
         discussion: "The daemon detects the payload's format unless --format names it. A file holding only a link\n"
-            + "(one line of text, or a JSON string) is routed like 'notifyctl resolve LINK'. With --strict, APNs\n"
-            + "and FCM payloads over 4096 bytes are refused, as those services refuse them.",
+            + "(one line of text, or a JSON string) is routed like 'notifyctl resolve LINK'. A payload with no\n"
+            + "usable link is 'opened' when it shows a notification, else 'silent'. --header passes a transport\n"
+            + "header the push came with, e.g. --header 'apns-push-type: background' (silent). With --strict,\n"
+            + "APNs, FCM, Web Push and Expo payloads over 4096 bytes are refused, as those services refuse them.",
         group: .daemon, json: Command.decisionJSON
     ) { invocation, context throws(NotifyctlError) in
         let input = try Routing.readPayload(invocation.arguments[0], context: context)
@@ -38,11 +41,12 @@ extension Command {
         arguments: [
             ArgumentSpec("FILE|LINK", help: "A payload file (- for standard input), or a link such as shop://cart")
         ],
-        options: [.device, .dryRun, .format, .strict, .offline],
+        options: [.device, .dryRun, .format, .strict, .header, .offline],
         discussion: "An argument that starts with a URL scheme (shop://…, https://…) is a link; anything else is\n"
             + "a payload file. With --offline CONFIG no daemon is asked (a cold start, from the config file).\n"
-            + "When no page is found, the error shows the trace: offline, every candidate and pattern tried; through\n"
-            + "the daemon, the reasons its NoRoute error gives.",
+            + "Each refused candidate is a trace line saying why, the same line NoRoute and warnings carry. When no\n"
+            + "page is found, the error shows the trace: offline, every candidate and pattern tried; through the\n"
+            + "daemon, the reasons its NoRoute error gives.",
         group: .daemon, synopsis: "explain [--offline CONFIG] FILE|LINK",
         json: "Print the decision object with its trace; when no page is found, the error object with a trace"
     ) { invocation, context throws(NotifyctlError) in
@@ -60,7 +64,12 @@ extension OptionSpec {
         "format", value: .choice(placeholder: "F", choices: PayloadFormat.allCases.map(\.rawValue)),
         help: "Read the payload as F: " + PayloadFormat.allCases.map(\.rawValue).joined(separator: ", "))
     /// `--strict`: refuse APNs and FCM payloads over the 4096 bytes those services accept.
-    public static let strict = OptionSpec("strict", help: "Refuse APNs and FCM payloads over 4096 bytes")
+    public static let strict = OptionSpec(
+        "strict", help: "Refuse APNs, FCM, Web Push and Expo payloads over 4096 bytes")
+    /// `--header 'NAME: VALUE'`: a transport header of the push (`Route`'s `headers`); repeatable.
+    public static let header = OptionSpec(
+        "header", value: .text(placeholder: "'NAME: VALUE'"), repeats: true,
+        help: "A header the push came with, e.g. 'apns-push-type: background'; repeat for more")
     /// `--offline CONFIG`: decide locally from a config file instead of asking the daemon.
     public static let offline = OptionSpec(
         "offline", value: .text(placeholder: "CONFIG"),
@@ -90,6 +99,10 @@ enum Routing {
                 "'--format \(format)' applies to payload objects; the input is a link", command: invocation.command.name
             )
         }
+        let headers = try headerPairs(invocation)
+        if case .link = input, !headers.isEmpty {
+            throw .usage("'--header' applies to payload objects; the input is a link", command: invocation.command.name)
+        }
         if let config = invocation.value(.offline) {
             if invocation.value(.device) != nil {
                 throw .usage(
@@ -98,7 +111,7 @@ enum Routing {
             }
             let decision = try routeOffline(
                 input, config: config, format: format.flatMap(PayloadFormat.init(rawValue:)),
-                strict: invocation.isSet(.strict), explain: explain, context: context)
+                strict: invocation.isSet(.strict), headers: headers, explain: explain, context: context)
             try context.printDecisionReply(["decision": decision.json], invocation)
             return .success
         }
@@ -117,6 +130,11 @@ enum Routing {
         if explain { parameters["explain"] = .bool(true) }
         if method == "Route", let format { parameters["format"] = .string(format) }
         if method == "Route", invocation.isSet(.strict) { parameters["strict"] = .bool(true) }
+        if method == "Route", !headers.isEmpty {
+            var object = JSONObject()
+            for (name, value) in headers { object[name] = .string(value) }
+            parameters["headers"] = .object(object)
+        }
         let reply: JSONObject
         do throws(NotifyctlError) {
             reply = try context.call(invocation, method, parameters)
@@ -129,8 +147,8 @@ enum Routing {
 
     /// The decision the daemon would give a device it has never seen, from the config at `path`.
     static func routeOffline(
-        _ input: PayloadInput, config path: String, format: PayloadFormat?, strict: Bool, explain: Bool,
-        context: CommandContext
+        _ input: PayloadInput, config path: String, format: PayloadFormat?, strict: Bool,
+        headers: [(name: String, value: String)], explain: Bool, context: CommandContext
     ) throws(NotifyctlError) -> Decision {
         let loaded = try OfflineConfig.load(path, context: context)
         let router = OfflineRouter(graph: loaded.graph)
@@ -139,8 +157,8 @@ enum Routing {
             case .payload(let payload):
                 // The payload's warnings are part of the decision, as the daemon sends them.
                 return try router.route(
-                    payload, format: format, strict: strict, explain: explain, id: context.makeID(),
-                    now: context.now()
+                    payload, format: format, strict: strict, headers: headers, explain: explain,
+                    id: context.makeID(), now: context.now()
                 ).decision
             case .link(let link):
                 return try router.resolve(link, explain: explain, id: context.makeID(), now: context.now())
@@ -148,6 +166,27 @@ enum Routing {
         } catch {
             throw error.notifyctlError
         }
+    }
+
+    /// The `--header 'NAME: VALUE'` options as name and value pairs, in order; a header without a colon or a name
+    /// is a usage error. Same-named headers (in any case) are left for the daemon's check, which refuses them.
+    static func headerPairs(_ invocation: Invocation) throws(NotifyctlError) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for header in invocation.values(.header) {
+            guard let colon = header.firstIndex(of: ":") else {
+                throw .usage(
+                    "'--header \(header)' needs a colon between the name and the value, e.g. "
+                        + "'apns-push-type: background'", command: invocation.command.name)
+            }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
+                throw .usage(
+                    "'--header \(header)' has no header name before the colon", command: invocation.command.name)
+            }
+            pairs.append((name, value))
+        }
+        return pairs
     }
 }
 

@@ -6,8 +6,9 @@ import Varlink
 /// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start), or one in a
 /// given state (``replay(_:link:state:id:now:)``).
 ///
-/// The same pipeline as the daemon: the payload is read with the graph's link keys and categories, the page is
-/// chosen with ``Graph/target(for:explain:)``, and it is resolved with no device state. Failures are the error
+/// The same pipeline as the daemon: the payload is read with the graph's payload options and the headers given, the
+/// page (or its absence) is chosen with ``Graph/target(for:explain:)-(PayloadReading,_)``, and the decision is made
+/// with no device state. Failures are the error
 /// replies the daemon would send (`InvalidPayload`, `NoRoute`, `UnknownPage`), so they print the same way.
 public struct OfflineRouter: Sendable {
     /// The graph decided against.
@@ -20,39 +21,41 @@ public struct OfflineRouter: Sendable {
         self.resolver = Resolver(graph: graph)
     }
 
-    /// The decision for a notification payload; `format` forces the payload format.
+    /// The decision for a notification payload; `format` forces the payload format, `headers` are the transport
+    /// headers it came with.
     ///
     /// With `explain`, the payload's warnings open the trace (`warning: …`), as the daemon writes them.
     public func route(
-        _ payload: JSONObject, format: PayloadFormat? = nil, strict: Bool = false, explain: Bool, id: String,
-        now: Timestamp
+        _ payload: JSONObject, format: PayloadFormat? = nil, strict: Bool = false,
+        headers: [(name: String, value: String)] = [], explain: Bool, id: String, now: Timestamp
     ) throws(OfflineRouteError) -> (decision: Decision, warnings: [PayloadWarning]) {
-        let options = PayloadOptions(
-            linkKeys: graph.linkKeys, categories: graph.categories, strict: strict, format: format)
+        var options = graph.payloadOptions
+        options.strict = strict
+        options.format = format
         let reading: PayloadReading
         do throws(PayloadError) {
-            reading = try PayloadReader(options: options).read(.object(payload))
+            let given = headers.isEmpty ? PushHeaders() : try PushHeaders(headers)
+            reading = try PayloadReader(options: options).read(.object(payload), headers: given, explain: explain)
         } catch {
             if error.code == .tooLarge, let size = error.size, let max = error.maxSize {
                 throw OfflineRouteError(.payloadTooLarge(size: size, max: max), reasons: [error.reason])
             }
             throw OfflineRouteError(.invalidPayload(reason: error.reason, field: error.path))
         }
-        let warnings = explain ? reading.warnings.map { "warning: \($0)" } : []
-        var decision = try decide(
-            reading.candidates, reportSource: true, explain: explain, traceStart: warnings, id: id, now: now)
-        if !reading.warnings.isEmpty {
-            let warnings = reading.warnings.map(\.description)
-            decision.warnings = decision.warnings.map { warnings + $0 } ?? warnings
+        let target: RoutingTarget
+        switch graph.target(for: reading, explain: explain) {
+        case .success(let found): target = found
+        case .failure(let error):
+            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
         }
-        return (decision, reading.warnings)
+        return (try decide(target, explain: explain, id: id, now: now), reading.warnings)
     }
 
     /// The decision for a link, as `Resolve` gives it (its source the `link` parameter).
     public func resolve(_ link: String, explain: Bool, id: String, now: Timestamp) throws(OfflineRouteError) -> Decision
     {
         let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
-        return try decide([candidate], reportSource: true, explain: explain, traceStart: [], id: id, now: now)
+        return try decide(target(for: candidate, explain: explain), explain: explain, id: id, now: now)
     }
 
     /// The decision for the link of a stored decision's `source` (its format and field kept), for a device that
@@ -62,33 +65,29 @@ public struct OfflineRouter: Sendable {
     ) throws(OfflineRouteError) -> Decision {
         let format = PayloadFormat(rawValue: source.format) ?? .link
         let candidate = LinkCandidate(format: format, field: source.field, target: .link(link))
-        return try decide(
-            [candidate], reportSource: true, explain: false, traceStart: [], id: id, now: now, state: state)
+        return try decide(target(for: candidate, explain: false), explain: false, id: id, now: now, state: state)
+    }
+
+    /// The target of one link candidate, or the `NoRoute` the daemon would answer.
+    func target(for candidate: LinkCandidate, explain: Bool) throws(OfflineRouteError) -> RoutingTarget {
+        switch graph.target(for: [candidate], explain: explain) {
+        case .success(let found): return found
+        case .failure(let error):
+            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
+        }
     }
 
     func decide(
-        _ candidates: [LinkCandidate], reportSource: Bool, explain: Bool, traceStart: [String], id: String,
-        now: Timestamp, state: DeviceState? = nil
+        _ target: RoutingTarget, explain: Bool, id: String, now: Timestamp, state: DeviceState? = nil
     ) throws(OfflineRouteError) -> Decision {
-        let target: RoutingTarget
-        switch graph.target(for: candidates, explain: explain) {
-        case .success(let found): target = found
-        case .failure(let error):
-            throw OfflineRouteError(
-                .noRoute(link: error.link), reasons: error.reasons, trace: explain ? traceStart + error.trace : nil)
-        }
-        let metadata = DecisionMetadata(id: id, device: nil, source: reportSource ? target.source : nil)
-        let resolution: Resolution
+        let metadata = DecisionMetadata(id: id, device: nil, source: target.source)
         do throws(ResolveError) {
-            resolution = try resolver.resolve(
-                target.page, state: state, now: now, outcome: target.outcome, metadata: metadata, explain: explain)
+            let start = state.map { resolver.resolved($0) }
+            return try resolver.decide(target, from: start, now: now, metadata: metadata, explain: explain).decision
         } catch {
             // As the daemon answers: the page or its path does not fit the graph.
             throw OfflineRouteError(.unknownPage(error.subject), reasons: [error.message])
         }
-        var decision = resolution.decision
-        if explain { decision.trace = traceStart + target.trace + (decision.trace ?? []) }
-        return decision
     }
 }
 

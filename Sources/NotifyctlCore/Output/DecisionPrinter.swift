@@ -17,7 +17,16 @@ import JSON
 /// ```
 ///
 /// Gated decisions add `gate` and `pending` rows (the page that waits and when it expires); a payload with unused
-/// parts a `warnings` row; explained ones a `trace` row. Every text that came from a payload or the daemon is made terminal-safe.
+/// parts or refused links a `warnings` row; explained ones a `trace` row. An `opened` or `silent` decision has no
+/// page: its header says what the app does, and it has no `path` and `steps` rows:
+///
+/// ```
+/// opened  no page: the app comes forward where it is
+/// ├─ source    apns · aps.alert
+/// └─ decision  5f0c7e1e-… · no device · 2025-06-01T12:00:00.000Z
+/// ```
+///
+/// Every text that came from a payload or the daemon is made terminal-safe.
 public struct DecisionPrinter: Sendable {
     /// Colours, or none.
     public let style: Style
@@ -29,15 +38,19 @@ public struct DecisionPrinter: Sendable {
 
     /// The decision as a tree, ending in a newline.
     public func render(_ decision: Decision) -> String {
-        var tree = TreeText(header: outcome(decision.outcome) + "  " + style.bold(clean(decision.page.description)))
+        let subject = decision.page.map { style.bold(clean($0.description)) } ?? style.dim(pageless(decision.outcome))
+        var tree = TreeText(header: outcome(decision.outcome) + "  " + subject)
         if let source = decision.source {
             tree.add("source", clean(([origin(source)] + (source.link.map { [$0] } ?? [])).joined(separator: " · ")))
+            if let topic = source.topic { tree.add("topic", clean(topic)) }
         }
-        tree.add("path", path(decision.path))
-        if decision.steps.isEmpty {
-            tree.add("steps", "none")
-        } else {
-            tree.add("steps", "", children: numberedSteps(decision.steps))
+        if decision.page != nil || !decision.steps.isEmpty {
+            tree.add("path", path(decision.path))
+            if decision.steps.isEmpty {
+                tree.add("steps", "none")
+            } else {
+                tree.add("steps", "", children: numberedSteps(decision.steps))
+            }
         }
         if let pending = decision.pending {
             tree.add("gate", clean(pending.gate) + ", for condition " + clean(pending.condition))
@@ -62,7 +75,7 @@ public struct DecisionPrinter: Sendable {
         let rows = decisions.map { d in
             [
                 clean(d.id), d.createdAt.rfc3339, d.device.map(clean) ?? "-", d.outcome.rawValue,
-                clean(d.page.description),
+                d.page.map { clean($0.description) } ?? "-",
             ]
         }
         var widths = header.map(\.count)
@@ -114,14 +127,20 @@ public struct DecisionPrinter: Sendable {
 
     func outcome(_ outcome: Decision.Outcome) -> String {
         switch outcome {
-        case .routed, .resumed: return style.good(outcome.rawValue)
+        case .routed, .resumed, .opened: return style.good(outcome.rawValue)
         case .gated, .fallback: return style.caution(outcome.rawValue)
+        case .silent: return style.dim(outcome.rawValue)
         }
     }
 
     /// The format and field a source's link came from, `apns · deeplink`; `link` alone for `Resolve`'s link.
     func origin(_ source: DecisionSource) -> String {
         source.field == source.format ? source.format : source.format + " · " + source.field
+    }
+
+    /// What a decision without a page means for the app.
+    func pageless(_ outcome: Decision.Outcome) -> String {
+        outcome == .silent ? "no page: nothing to open" : "no page: the app comes forward where it is"
     }
 
     func path(_ path: [String]) -> String {

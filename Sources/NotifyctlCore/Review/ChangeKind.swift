@@ -8,9 +8,9 @@ import JSON
 /// Cases are listed in the order the changes are printed: what stops working first, then what goes elsewhere, then
 /// what only changes on the way, then what starts working.
 public enum ChangeKind: String, Sendable, Hashable, CaseIterable {
-    /// A universal link's host is no longer allowed: the link is refused.
+    /// A universal link's host is no longer allowed: the link is refused, or opens the fallback page.
     case hostRemoved = "host-removed"
-    /// A custom scheme is no longer allowed: the link is refused.
+    /// A custom scheme is no longer allowed: the link is refused, or opens the fallback page.
     case schemeRemoved = "scheme-removed"
     /// The app no longer has a fallback page (or it cannot be built): a link no pattern matches is refused.
     case fallbackRemoved = "fallback-removed"
@@ -60,18 +60,17 @@ public enum ChangeKind: String, Sendable, Hashable, CaseIterable {
     ) -> ChangeKind? {
         guard !before.differences(from: after).isEmpty else { return nil }
         let fallback = Decision.Outcome.fallback.rawValue
-        if after.isRefused {
-            if let link, current.refusal(of: link) == nil, let refused = candidate.refusal(of: link) {
-                return refused == .hostNotAllowed ? .hostRemoved : .schemeRemoved
+        // A link's origin let in by one config only: refused by the other, or sent to its fallback page with the
+        // refusal as a warning.
+        if let link {
+            switch (current.refusal(of: link), candidate.refusal(of: link)) {
+            case (nil, .some(let refused)): return refused == .hostNotAllowed ? .hostRemoved : .schemeRemoved
+            case (.some(let refused), nil): return refused == .hostNotAllowed ? .hostAdded : .schemeAdded
+            default: break
             }
-            return before.outcome == fallback ? .fallbackRemoved : .nowRefused
         }
-        if before.isRefused {
-            if let link, let refused = current.refusal(of: link), candidate.refusal(of: link) == nil {
-                return refused == .hostNotAllowed ? .hostAdded : .schemeAdded
-            }
-            return after.outcome == fallback ? .fallbackAdded : .nowRouted
-        }
+        if after.isRefused { return before.outcome == fallback ? .fallbackRemoved : .nowRefused }
+        if before.isRefused { return after.outcome == fallback ? .fallbackAdded : .nowRouted }
         switch (before.outcome == fallback, after.outcome == fallback) {
         case (true, true) where before.pageDescription != after.pageDescription: return .fallbackChanged
         case (false, true): return .patternRemoved

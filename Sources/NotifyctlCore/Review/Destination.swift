@@ -30,7 +30,8 @@ public struct Destination: Sendable, Hashable {
 
     /// `routed`, `gated`, `fallback`, `resumed`, … as the decision says, or ``refused``.
     public var outcome: String
-    /// The page object of the decision (`{id, arguments, description}`); `nil` when refused.
+    /// The page object of the decision (`{id, arguments, description}`); `nil` when refused, and for `opened` and
+    /// `silent`, which open no page.
     public var page: JSON?
     /// The coordinators from `app` to the page's owner; empty when refused.
     public var path: [String]
@@ -49,7 +50,7 @@ public struct Destination: Sendable, Hashable {
     /// Where `decision` leads.
     public init(_ decision: Decision) {
         outcome = decision.outcome.rawValue
-        page = decision.page.json
+        page = decision.page?.json
         path = decision.path
         gate = decision.pending.map { Gate(coordinator: $0.gate, condition: $0.condition) }
         refusal = nil
@@ -61,15 +62,20 @@ public struct Destination: Sendable, Hashable {
         page = nil
         path = []
         gate = nil
-        let reasons = error.reasons.isEmpty ? [error.notifyctlError.message] : error.reasons
+        // NoRoute carries its reasons among its parameters; other errors beside them.
+        let carried = error.reply.parameters["reasons"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let given = error.reasons.isEmpty ? carried : error.reasons
+        let reasons = given.isEmpty ? [error.notifyctlError.message] : given
         refusal = Refusal(error: error.reply.name, reasons: reasons)
     }
 
     /// Where a decision the daemon sent (a stored one) leads, read from its JSON without a graph: only `outcome`,
     /// `page`, `path` and `pending` are read, so a decision of a newer daemon reads too.
     public init(decisionJSON json: JSON) throws(NotifyctlError) {
-        guard let outcome = json["outcome"]?.stringValue, let page = json["page"], page["id"]?.stringValue != nil,
-            page["description"]?.stringValue != nil, let pathJSON = json["path"]?.arrayValue
+        // `page` is null for the outcomes that open no page (opened, silent); otherwise it names one.
+        let page = json["page"].flatMap { $0 == .null ? nil : $0 }
+        guard let outcome = json["outcome"]?.stringValue, let pathJSON = json["path"]?.arrayValue,
+            page.map({ $0["id"]?.stringValue != nil && $0["description"]?.stringValue != nil }) ?? true
         else {
             let id = json["id"]?.stringValue.map { " " + SafeText.clean($0) } ?? ""
             throw .failure(

@@ -11,9 +11,10 @@ extension VarlinkError {
         router("InvalidPayload", ["reason": .string(reason), "field": .string(field)])
     }
 
-    /// `NoRoute(link)`: no pattern matches the link and the app has no fallback page.
-    public static func noRoute(link: String) -> VarlinkError {
-        router("NoRoute", ["link": .string(link)])
+    /// `NoRoute(link, reasons)`: every candidate was refused (`reasons` says why, one line each) and the app has no
+    /// fallback page.
+    public static func noRoute(link: String, reasons: [String]) -> VarlinkError {
+        router("NoRoute", ["link": .string(link), "reasons": .array(reasons.map { .string($0) })])
     }
 
     /// `UnknownPage(page)`: the page id is not declared in the graph.

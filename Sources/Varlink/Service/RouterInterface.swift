@@ -30,13 +30,19 @@ public enum RouterInterface {
 
         # Where in the payload the link was found.
         type Source (
-          # The payload format: apns, fcm, fcm-legacy, ntfy, gotify or link (Resolve's
-          # link, its field "link").
+          # The payload format: apns, fcm, fcm-legacy, ntfy, gotify, webpush, expo or
+          # link (Resolve's link, its field "link"); docs/payloads.md says how each is
+          # detected.
           format: string,
-          # The payload key the link or category was read from, e.g. "deeplink".
+          # The payload field the link or category was read from, e.g. "deeplink" or
+          # "message.data.custom.u"; for opened and silent, the field that decided,
+          # e.g. "aps.alert", "aps.content-available", "headers.apns-push-type".
           field: string,
-          # The link as found; null when a category mapping chose the page.
-          link: ?string
+          # The link as found; null when a category mapping chose the page, and for
+          # opened and silent.
+          link: ?string,
+          # The apns-topic header the push came with; absent without one.
+          topic: ?string
         )
 
         # One navigation step; a client applies the steps of a Decision in order.
@@ -78,13 +84,18 @@ public enum RouterInterface {
           # The device the decision was made for; null without a device.
           device: ?string,
           # routed: the steps reach the page; gated: a providing flow is presented
-          # first and the page is pending; fallback: no pattern matched and the app's
-          # fallback page is used; resumed: a pending page continued after its gate.
-          outcome: (routed, gated, fallback, resumed),
-          # Where the link came from; null for the decisions FlowFinished makes.
+          # first and the page is pending; fallback: no candidate routed (none matched,
+          # or each was refused, named in warnings) and the app's fallback page is
+          # used; resumed: a pending page continued after its gate; opened: a visible
+          # notification without a usable link, the app comes forward where it is (no
+          # page, no steps); silent: nothing to tap (a background update, a badge, data
+          # only) or a push that never navigates (a Live Activity event, a non-alert
+          # apns-push-type): no page, no steps, no state change.
+          outcome: (routed, gated, fallback, resumed, opened, silent),
+          # Where the decision came from; null for the decisions FlowFinished makes.
           source: ?Source,
-          # The page the decision leads to.
-          page: Page,
+          # The page the decision leads to; null for opened and silent.
+          page: ?Page,
           # The coordinators from "app" to the page's owner.
           path: []string,
           # The steps from the device's current state, or from a cold start.
@@ -92,8 +103,10 @@ public enum RouterInterface {
           # The page kept behind a gate; set when the outcome is gated.
           pending: ?Pending,
           # What the payload carried that was not used, e.g. an unknown key inside
-          # aps, and a pending page this decision dropped (its gate dismissed, or a
-          # newer gated page in its place); absent when there is nothing to say.
+          # aps, each refused candidate of a fallback decision and why, e.g.
+          # "deeplink: 'http://shop.example.com/x' is refused: ...", and a pending
+          # page this decision dropped (its gate dismissed, or a newer gated page in
+          # its place); absent when there is nothing to say.
           warnings: ?[]string,
           # Why: candidates tried, scores and rejections; only when explain was asked.
           trace: ?[]string,
@@ -119,15 +132,25 @@ public enum RouterInterface {
           pending: ?Pending
         )
 
-        # Routes a notification payload: APNs, FCM (HTTP v1 or legacy), ntfy or Gotify;
-        # a bare link goes through Resolve. The format is detected unless format names
-        # it (apns, fcm, fcm-legacy, ntfy, gotify). strict rejects APNs and FCM
-        # payloads over the 4096 bytes those services accept, with PayloadTooLarge.
-        # With a device the steps start from its state and, unless dryRun is set, the
-        # state becomes what the steps produce. explain adds the trace.
-        method Route(payload: object, device: ?string, dryRun: ?bool, explain: ?bool, format: ?string, strict: ?bool) -> (decision: Decision)
+        # Routes a notification payload: APNs, FCM (HTTP v1, the Admin SDKs' shape or
+        # legacy), ntfy, Gotify, Web Push or Expo; a bare link goes through Resolve.
+        # The format is detected unless format names it (apns, fcm, fcm-legacy, ntfy,
+        # gotify, webpush, expo). Candidates are tried in order; a refused one is
+        # skipped with its reason. A payload without a usable link is opened when it
+        # shows a notification (links.unlinked may send it to the fallback page, or
+        # refuse it with InvalidPayload), else silent. headers are the transport
+        # headers the push came with, names in any case: apns-push-type (any type but
+        # alert makes the decision silent), apns-topic (the decision's source.topic),
+        # apns-collapse-id, apns-priority, Web Push Topic and Urgency; a value the
+        # service would refuse is InvalidPayload. strict rejects APNs, FCM, Web Push
+        # and Expo payloads over the 4096 bytes those services accept, with
+        # PayloadTooLarge. With a device the steps start from its state and, unless
+        # dryRun is set, the state becomes what the steps produce. explain adds the
+        # trace.
+        method Route(payload: object, device: ?string, dryRun: ?bool, explain: ?bool, format: ?string, strict: ?bool, headers: ?[string]string) -> (decision: Decision)
 
-        # Routes a link (custom scheme or universal link) the same way as Route.
+        # Routes a link (custom scheme or universal link) the same way as Route; a
+        # refused link leads to the app's fallback page, else NoRoute.
         method Resolve(link: string, device: ?string, dryRun: ?bool, explain: ?bool) -> (decision: Decision)
 
         # Tells that a presented flow finished on a device: its condition is satisfied
@@ -188,11 +211,16 @@ public enum RouterInterface {
         # lists every problem. generation counts successful loads.
         method Reload() -> (generation: int, warnings: []string)
 
-        # The payload is not a notification notifyd can read; field says where.
+        # The payload is not a notification notifyd can read; field says where, e.g.
+        # "aps.badge" or "headers.apns-priority". JSON nested deeper than the limit is
+        # this error too (reason names the byte), and the connection goes on.
         error InvalidPayload (reason: string, field: string)
 
-        # No declared pattern matches the link and the app has no fallback page.
-        error NoRoute (link: string)
+        # Every candidate was refused and the app has no fallback page. link is the
+        # first candidate; reasons names each candidate and why it was refused, e.g.
+        # "deeplink: 'ftp://x' is refused: scheme 'ftp:' is not allowed; ...", as
+        # explain prints them.
+        error NoRoute (link: string, reasons: []string)
 
         # The page id is not declared in the graph.
         error UnknownPage (page: string)

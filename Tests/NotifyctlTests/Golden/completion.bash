@@ -32,14 +32,15 @@ _notifyctl_complete() {
 # Succeeds when option $2 (without dashes) of command $1 takes a value.
 _notifyctl_takes_value() {
     case "$1:$2" in
-        :socket | :app | :device | send:device | send:format | send:offline | send:socket | send:app | \
-        resolve:device | resolve:offline | resolve:socket | resolve:app | explain:device | \
-        explain:format | explain:offline | explain:socket | explain:app | decision:socket | \
-        decision:app | history:device | history:limit | history:socket | history:app | replay:config | \
-        replay:device | replay:since | replay:limit | replay:socket | replay:app | state:socket | \
-        state:app | finish:socket | finish:app | monitor:socket | monitor:app | stats:format | \
-        stats:socket | stats:app | reload:socket | reload:app | info:socket | info:app | diff:links | \
-        graph:format | codegen:output | codegen:o | codegen:layout) return 0 ;;
+        :socket | :app | :device | send:device | send:format | send:header | send:offline | \
+        send:socket | send:app | resolve:device | resolve:offline | resolve:socket | resolve:app | \
+        explain:device | explain:format | explain:header | explain:offline | explain:socket | \
+        explain:app | decision:socket | decision:app | history:device | history:limit | \
+        history:socket | history:app | replay:config | replay:device | replay:since | replay:limit | \
+        replay:socket | replay:app | state:socket | state:app | finish:socket | finish:app | \
+        monitor:socket | monitor:app | stats:format | stats:socket | stats:app | reload:socket | \
+        reload:app | info:socket | info:app | diff:links | graph:format | codegen:output | codegen:o | \
+        codegen:layout) return 0 ;;
     esac
     return 1
 }
@@ -53,7 +54,7 @@ _notifyctl_option_value() {
         diff:links) _notifyctl_complete files "$3" ;;
         :app | send:app | resolve:app | explain:app | decision:app | history:app | replay:app | \
         state:app | finish:app | monitor:app | stats:app | reload:app | info:app) _notifyctl_complete apps "$3" ;;
-        send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify link" ;;
+        send:format | explain:format) _notifyctl_complete words "$3" "apns fcm fcm-legacy ntfy gotify webpush expo link" ;;
         stats:format) _notifyctl_complete words "$3" "text prometheus" ;;
         graph:format) _notifyctl_complete words "$3" "dot mermaid tree" ;;
         codegen:output | codegen:o) _notifyctl_complete directories "$3" ;;
@@ -64,9 +65,9 @@ _notifyctl_option_value() {
 # The options of command $1 (before a command: the ones accepted there).
 _notifyctl_options() {
     case "$1" in
-        send) echo "--device --dry-run --format --strict --offline --socket --app --json -h --help" ;;
+        send) echo "--device --dry-run --format --strict --header --offline --socket --app --json -h --help" ;;
         resolve) echo "--device --dry-run --offline --socket --app --json -h --help" ;;
-        explain) echo "--device --dry-run --format --strict --offline --socket --app --json -h --help" ;;
+        explain) echo "--device --dry-run --format --strict --header --offline --socket --app --json -h --help" ;;
         decision) echo "--socket --app --json -h --help" ;;
         history) echo "--device --limit --socket --app --json -h --help" ;;
         replay) echo "--config --device --since --limit --socket --app --json -h --help" ;;
