@@ -31,7 +31,9 @@ extension Resolver {
         var resolution = try resolve(
             page, from: state, now: now, outcome: target.outcome, metadata: consume metadata, explain: explain)
         // The payload's and the refusals' first, then the resolver's own (a pending page dropped).
-        if let warnings { resolution.decision.warnings = resolution.decision.warnings.map { warnings + $0 } ?? warnings }
+        if let warnings {
+            resolution.decision.warnings = resolution.decision.warnings.map { warnings + $0 } ?? warnings
+        }
         if explain { resolution.decision.trace = target.trace + (resolution.decision.trace ?? []) }
         return resolution
     }

@@ -129,7 +129,10 @@ import Testing
             files: ["next.yaml": text, "-": "https://m.shop.example.com/cart\n"])
         #expect(run.status == .failure)
         #expect(run.output.hasPrefix("host removed (1)\n  https://m.shop.example.com/cart\n"))
-        #expect(run.output.contains("\n    + refused  link: 'https://m.shop.example.com/cart' is refused: host 'm.shop.example.com' is not allowed; allowed: "))
+        #expect(
+            run.output.contains(
+                "\n    + refused  link: 'https://m.shop.example.com/cart' is refused: host 'm.shop.example.com' is not allowed; allowed: "
+            ))
     }
 
     @Test func anInvalidCandidateEndsWithTwoAndItsFindingsAsValidatePrintsThem() throws {

@@ -45,7 +45,8 @@ import Varlink
     @Test func explainThroughADaemonThatSendsNoReasonsSaysHowToTraceTheLink() {
         let router = FakeRouter()
         // An older notifyd: NoRoute with its link only.
-        router.replies["Resolve"] = .failure(.reply(VarlinkError("io.notifyd.Router.NoRoute", parameters: ["link": "ftp://x"])))
+        router.replies["Resolve"] = .failure(
+            .reply(VarlinkError("io.notifyd.Router.NoRoute", parameters: ["link": "ftp://x"])))
         let run = Fixtures.run(["explain", "ftp://x"], router: router)
         #expect(run.status == .failure)
         #expect(run.errors.contains("[io.notifyd.Router.NoRoute]\nnotifyctl: note: this notifyd sends no reasons"))

@@ -46,7 +46,8 @@ public struct OfflineRouter: Sendable {
         switch graph.target(for: reading, explain: explain) {
         case .success(let found): target = found
         case .failure(let error):
-            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
+            throw OfflineRouteError(
+                .noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
         }
         return (try decide(target, explain: explain, id: id, now: now), reading.warnings)
     }
@@ -73,7 +74,8 @@ public struct OfflineRouter: Sendable {
         switch graph.target(for: [candidate], explain: explain) {
         case .success(let found): return found
         case .failure(let error):
-            throw OfflineRouteError(.noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
+            throw OfflineRouteError(
+                .noRoute(link: error.link, reasons: error.reasons), trace: explain ? error.trace : nil)
         }
     }
 
