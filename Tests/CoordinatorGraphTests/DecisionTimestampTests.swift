@@ -52,6 +52,9 @@ import Testing
         ("2024-05-01T12:34:56.789123Z", 1_714_566_896_789),
         ("2024-05-01T14:34:56.789+02:00", 1_714_566_896_789),
         ("2024-05-01T07:04:56.789-05:30", 1_714_566_896_789),
+        ("1970-01-01T00:00:00Z", 0),
+        ("1969-12-31T23:59:59.000Z", -1_000),
+        ("2024-02-29T23:59:59.9999Z", 1_709_251_199_999),
     ])
     func rfc3339WithOffsetsAndFractionsIsRead(text: String, milliseconds: Int64) {
         #expect(Timestamp(rfc3339: text)?.millisecondsSince1970 == milliseconds)
