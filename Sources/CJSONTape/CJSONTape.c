@@ -19,7 +19,7 @@ static inline long skip_spaces(const uint8_t *p, long i, long count) {
 }
 
 /* True when the bytes from `start` up to `end` are well-formed UTF-8 (no overlong forms, no surrogates, nothing
-   above U+10FFFF): what JSONParser.invalidUTF8(from:) accepts. */
+   above U+10FFFF): what UTF8Validation.firstProblem (Swift) accepts. */
 static int valid_utf8(const uint8_t *p, long start, long end) {
     long i = start;
     while (i < end) {

@@ -46,46 +46,6 @@ func mayHaveSpecialByte(_ x: UInt64) -> Bool {
     return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23) | hasByte(0x5C) | hasByte(0xE2)) != 0
 }
 
-/// True when `bytes` are well-formed UTF-8 (no overlongs, surrogates, or code points past U+10FFFF).
-func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var i = 0
-    let n = bytes.count
-    while i < n {
-        let b0 = bytes[i]
-        if b0 < 0x80 {
-            i += 1
-            continue
-        }
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default: return false
-        }
-        guard i + length <= n else { return false }
-        let b1 = bytes[i + 1]
-        guard b1 >= low, b1 <= high else { return false }
-        for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return false }
-        i += length
-    }
-    return true
-}
-
 /// True when both buffers hold the same bytes.
 @inline(__always)
 func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,3 +1,5 @@
+import JSON
+
 /// The byte-level link scanner: checks the scheme and host, then splits and decodes path and query.
 enum LinkScanner {
     static let slash = UInt8(ascii: "/")
@@ -362,7 +364,7 @@ enum LinkScanner {
                 throw malformed(bidiMessage(control, at: "\(what) '\(text(bytes[start..<end]))'"))
             }
         }
-        guard isValidUTF8(decoded) else {
+        guard UTF8Validation.isValid(decoded) else {
             throw malformed("\(what) '\(text(bytes[start..<end]))' does not decode to valid UTF-8")
         }
     }

@@ -345,34 +345,14 @@ struct JSONParser {
     /// The error for the string from `start` to the closing quote at `index` when its bytes are not valid UTF-8,
     /// pointing at the first byte of the first bad sequence; `nil` when they are valid.
     func invalidUTF8(from start: Int) -> JSONError? {
-        var i = start
-        while i < index {
-            let b = bytes[i]
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch b {
-            case 0x00...0x7F:
-                i += 1
-                continue
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return JSONError(code: .invalidUTF8, offset: i, reason: "invalid UTF-8 byte in a string")
+        guard let (offset, problem) = UTF8Validation.firstProblem(in: bytes, from: start, to: index) else { return nil }
+        let reason =
+            switch problem {
+            case .invalidByte: "invalid UTF-8 byte in a string"
+            case .truncated: "truncated UTF-8 sequence in a string"
+            case .invalidSequence: "invalid UTF-8 sequence in a string"
             }
-            guard i + length <= index else {
-                return JSONError(code: .invalidUTF8, offset: i, reason: "truncated UTF-8 sequence in a string")
-            }
-            var valid = bytes[i + 1] >= low && bytes[i + 1] <= high
-            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { valid = false }
-            if !valid { return JSONError(code: .invalidUTF8, offset: i, reason: "invalid UTF-8 sequence in a string") }
-            i += length
-        }
-        return nil
+        return JSONError(code: .invalidUTF8, offset: offset, reason: reason)
     }
 
     mutating func parseHex4() throws(JSONError) -> UInt32 {
