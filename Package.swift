@@ -20,6 +20,12 @@ let package = Package(
         .target(name: "DeepLink", dependencies: ["JSON"]),
         .target(name: "CoordinatorGraph", dependencies: ["DeepLink", "JSON", "CYAML"]),
         .target(name: "Varlink", dependencies: ["JSON"]),
+        // notifyd's own varlink contract, io.notifyd.Router: the IDL file that ships, embedded at build time, its
+        // errors and its decision reply. The daemon and notifyctl share it; the Varlink library serves any interface.
+        .target(
+            name: "RouterContract", dependencies: ["Varlink", "JSON"],
+            resources: [.embedInCode("io.notifyd.Router.varlink")]
+        ),
 
         // C libraries from Debian's -dev packages, one shim each.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -39,7 +45,8 @@ let package = Package(
         .target(
             name: "NotifyDaemon",
             dependencies: [
-                "JSON", "DeepLink", "CoordinatorGraph", "Varlink", "CSQLite", "CSystemd", "CSyscalls", "CPlainBytes",
+                "JSON", "DeepLink", "CoordinatorGraph", "Varlink", "RouterContract", "CSQLite", "CSystemd", "CSyscalls",
+                "CPlainBytes",
             ],
             // The release build leaves out the run-time check that two accesses to a class's stored property do not
             // overlap (≈ 16 per request, 65 instructions each: the service's counters, batches and queues). Debug
@@ -54,28 +61,30 @@ let package = Package(
         ),
         // notifyctl: the command table, parsing and printing live in NotifyctlCore (unit-tested); the executable
         // only wires it to the process.
-        .target(name: "NotifyctlCore", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink"]),
+        .target(
+            name: "NotifyctlCore", dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "RouterContract"]
+        ),
         .executableTarget(name: "notifyctl", dependencies: ["NotifyctlCore"]),
 
         // Benchmarks print figures; they are never timed tests.
         .executableTarget(
             name: "notifyd-bench",
-            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "NotifyDaemon"],
+            dependencies: ["JSON", "DeepLink", "CoordinatorGraph", "Varlink", "RouterContract", "NotifyDaemon"],
             path: "Benchmarks/notifyd-bench"
         ),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON", "CJSONTape"]),
         .testTarget(name: "DeepLinkTests", dependencies: ["DeepLink", "JSON"]),
         .testTarget(name: "CoordinatorGraphTests", dependencies: ["CoordinatorGraph", "DeepLink", "JSON"]),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "JSON"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "RouterContract", "JSON"]),
         .testTarget(
             name: "NotifyctlTests",
-            dependencies: ["NotifyctlCore", "CoordinatorGraph", "DeepLink", "Varlink", "JSON"],
+            dependencies: ["NotifyctlCore", "CoordinatorGraph", "DeepLink", "Varlink", "RouterContract", "JSON"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "NotifyDaemonTests",
-            dependencies: ["NotifyDaemon", "Varlink", "JSON", "CoordinatorGraph", "DeepLink"]
+            dependencies: ["NotifyDaemon", "Varlink", "RouterContract", "JSON", "CoordinatorGraph", "DeepLink"]
         ),
     ],
     swiftLanguageModes: [.v6]

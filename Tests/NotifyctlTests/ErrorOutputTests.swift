@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSON
 import NotifyctlCore
+import RouterContract
 import Testing
 import Varlink
 

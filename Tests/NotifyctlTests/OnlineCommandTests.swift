@@ -1,6 +1,7 @@
 import Glibc
 import JSON
 import NotifyctlCore
+import RouterContract
 import Testing
 import Varlink
 

@@ -3,6 +3,7 @@ import DeepLink
 import Foundation
 import JSON
 import NotifyctlCore
+import RouterContract
 import Testing
 import Varlink
 

@@ -1,4 +1,5 @@
 import Foundation
+import RouterContract
 import Testing
 
 @testable import Varlink
@@ -9,7 +10,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("varlink/io.notifyd.Router.varlink")
 
-    @Test func theEmbeddedIDLIsByteForByteTheRepositoryFile() throws {
+    @Test func theServedIDLIsTheFileThatShips() throws {
         let file = try Data(contentsOf: Self.idlFile)
         #expect(Array(file) == Array(RouterInterface.idl.utf8))
     }

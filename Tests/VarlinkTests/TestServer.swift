@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JSON
+import RouterContract
 
 @testable import Varlink
 

@@ -1,3 +1,4 @@
+import RouterContract
 import Testing
 
 @testable import Varlink

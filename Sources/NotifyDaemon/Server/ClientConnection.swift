@@ -1,5 +1,6 @@
 import Glibc
 import JSON
+import RouterContract
 import Varlink
 
 /// One client connection: its socket, credentials, partial input, and queued output.

@@ -2,6 +2,7 @@ import CoordinatorGraph
 import DeepLink
 import Glibc
 import JSON
+import RouterContract
 import Synchronization
 import Varlink
 

@@ -1,4 +1,5 @@
 import JSON
+import RouterContract
 import Varlink
 
 /// Collects the replies of one batch of events, per connection, so the server can commit state once

@@ -1,6 +1,7 @@
 import CoordinatorGraph
 import Glibc
 import JSON
+import RouterContract
 import Varlink
 
 extension RouterService {

@@ -1,6 +1,7 @@
 import CoordinatorGraph
 import DeepLink
 import JSON
+import RouterContract
 import Varlink
 
 extension VarlinkError {

@@ -1,5 +1,6 @@
 import CoordinatorGraph
 import JSON
+import RouterContract
 import Varlink
 
 extension RouterService {

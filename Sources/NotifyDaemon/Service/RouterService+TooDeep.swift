@@ -1,4 +1,5 @@
 import JSON
+import RouterContract
 import Varlink
 
 extension RouterService {

@@ -2,6 +2,7 @@ import CoordinatorGraph
 import DeepLink
 import Glibc
 import JSON
+import RouterContract
 import Varlink
 
 /// The loaded config with what is derived from it; replaced whole on reload.

@@ -1,5 +1,6 @@
 import CoordinatorGraph
 import JSON
+import RouterContract
 import Varlink
 
 /// The commands that ask the daemon about its history, devices and itself (routing is in `Commands+Routing`).

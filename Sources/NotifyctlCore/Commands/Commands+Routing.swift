@@ -2,6 +2,7 @@ import CoordinatorGraph
 import DeepLink
 import Foundation
 import JSON
+import RouterContract
 import Varlink
 
 /// The routing commands, `send`, `resolve` and `explain`: through the daemon (`Route`, `Resolve`), or with

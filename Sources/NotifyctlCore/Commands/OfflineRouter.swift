@@ -1,6 +1,7 @@
 import CoordinatorGraph
 import DeepLink
 import JSON
+import RouterContract
 import Varlink
 
 /// Makes, without a daemon, the decision notifyd would give a device it has never seen (a cold start), or one in a

@@ -72,15 +72,6 @@ extension VarlinkReply {
         encodeTail(continues: continues, error: nil, into: &out)
     }
 
-    /// Appends `{"parameters":{"decision":<valueJSON>}}` and its NUL byte: the reply to a routing call, in three
-    /// copies (each append to an array checks its uniqueness and capacity, ≈ 100 instructions).
-    @inlinable
-    public static func encodeDecision(valueJSON: some Collection<UInt8>, into out: inout [UInt8]) {
-        append(#"{"parameters":{"decision":"#, to: &out)
-        out.append(contentsOf: valueJSON)
-        append("}}\u{0}", to: &out)
-    }
-
     @inlinable @inline(__always)
     static func encodeHead(into out: inout [UInt8]) {
         append(#"{"parameters":"#, to: &out)

@@ -1,4 +1,5 @@
 import JSON
+import Varlink
 
 /// The errors declared by `io.notifyd.Router`, named from the interface so they cannot drift.
 extension VarlinkError {
