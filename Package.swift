@@ -11,12 +11,8 @@ let package = Package(
         .library(name: "Varlink", targets: ["Varlink"]),
     ],
     targets: [
-        // Pure libraries: no I/O, no globals, no clocks.
-        .target(
-            name: "JSON", dependencies: ["CPlainBytes", "CJSONTape"],
-            // As for NotifyDaemon below: the tape's buffer is a class whose stored property each parse reads.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+        // Pure libraries: no I/O, no globals, no clocks, and no unsafe flags, so that each product can be a dependency.
+        .target(name: "JSON", dependencies: ["CPlainBytes", "CJSONTape"]),
         .target(name: "DeepLink", dependencies: ["JSON"]),
         .target(name: "CoordinatorGraph", dependencies: ["DeepLink", "JSON", "CYAML"]),
         .target(name: "Varlink", dependencies: ["JSON"]),

@@ -143,10 +143,11 @@ public struct JSONTape: Sendable {
 @usableFromInline
 final class NodeBuffer: @unchecked Sendable {
     /// The first node. Written only by a parser of the tape that holds the only reference (see
-    /// ``JSONTape/parse(_:maxDepth:)``); read by any copy of the tape afterwards.
-    @usableFromInline private(set) var base: UnsafeMutablePointer<JSONTape.Node>
+    /// ``JSONTape/parse(_:maxDepth:)``); read by any copy of the tape afterwards. Every read of a node goes through
+    /// it, so it is left out of the run-time exclusivity check: a write never overlaps a read, by the rule above.
+    @exclusivity(unchecked) @usableFromInline private(set) var base: UnsafeMutablePointer<JSONTape.Node>
     /// How many nodes fit.
-    private(set) var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
 
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
