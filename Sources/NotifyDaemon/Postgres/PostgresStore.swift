@@ -1,0 +1,436 @@
+import DeepLink
+import Glibc
+import JSON
+
+/// Device states, pending links and the decision history in PostgreSQL, shared by every notifyd replica that names
+/// the same database (`--store postgresql://…`, docs/scaling.md).
+///
+/// Durability: ``commit(_:)`` sends the batch in libpq's pipeline mode, `BEGIN`, one command per write, `COMMIT`,
+/// in one round trip, and returns once the server answered the `COMMIT`: the batch is then committed (with the
+/// server's `synchronous_commit`, on its disk). A failed command aborts the batch: none of it is stored.
+///
+/// Replicas: each state row carries a version. This store remembers the version of every state it read or wrote
+/// (``VersionBook``), and writes a state only over that version (`notifyd_put_state`); a state another replica
+/// changed meanwhile fails the whole batch with ``StoreError/Code/conflict``. The router then drops the batch's
+/// devices from its cache and its clients get `StateNotSaved`: their retry reads the state anew. Two replicas
+/// deciding for one device at once therefore never lose either decision's state change.
+///
+/// Faults: a connection that broke fails what was under way with ``StoreError/Code/unavailable``; the next call
+/// connects again (counted in ``reconnects``). Every commit also notifies the channel ``PostgresSchema/channel``
+/// (delivered when it commits) with its replica, devices and decisions, for the other replicas' caches and monitors.
+///
+/// Not thread-safe: one thread at a time uses it, as ``DeviceStore`` says.
+final class PostgresStore: DeviceStore {
+    /// The connection string without a password.
+    let server: String
+    /// The most decisions kept; older ones are deleted in batches after the commits that add more.
+    let historyLimit: Int
+    /// This process, as the history's `replica` column and the notifications name it: host and pid.
+    let replica: String
+    /// The schema version in force.
+    let schema: Int
+
+    private let connection: PGConnection
+    private let conninfo: String
+    let versions = VersionBook()
+    /// Commits, conflicts and reconnections so far (read by `GetStats` on the loop's thread while the worker
+    /// commits: plain words, a stale value at worst).
+    private(set) var commits = 0
+    private(set) var conflicts = 0
+    private(set) var reconnects = 0
+    /// The last failure, until a call succeeds: `GetStats`' `health`.
+    private(set) var lastFailure: StoreError?
+    /// Decisions stored since the history was last pruned.
+    private var decisionsSincePrune = 0
+
+    /// Connects to `conninfo` and migrates its schema.
+    ///
+    /// - Throws: ``StoreError`` when the server cannot be reached, or its schema is newer than this notifyd's.
+    init(conninfo: String, historyLimit: Int = StateStore.defaultHistoryLimit) throws(StoreError) {
+        self.conninfo = conninfo
+        connection = try PGConnection(conninfo: conninfo)
+        server = connection.server
+        self.historyLimit = max(1, historyLimit)
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        replica = "\(String(cString: host))/\(getpid())"
+        schema = try PostgresSchema.migrate(connection)
+        try prepare(connection)
+    }
+
+    private func prepare(_ connection: PGConnection) throws(StoreError) {
+        try connection.prepare("select_state", "SELECT state, version FROM device_states WHERE device = $1")
+        try connection.prepare("put_state", "SELECT notifyd_put_state($1, $2, $3, $4, $5)")
+        try connection.prepare(
+            "forget_state",
+            "UPDATE device_states SET state = NULL, version = version + 1, pending_expires_ms = NULL, updated_ms = $2 "
+                + "WHERE device = $1 RETURNING version")
+        try connection.prepare(
+            "insert_decision",
+            "INSERT INTO decisions (id, device, created_ms, outcome, page, decision, state_before, replica) "
+                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING")
+        try connection.prepare("notify", "SELECT pg_notify('\(PostgresSchema.channel)', $1)")
+    }
+
+    /// Runs `body` on the connection, connecting again first if it broke, and, with `retry`, once more on a new
+    /// connection after a failure that broke it.
+    private func withConnection<T>(
+        retry: Bool, _ body: (PGConnection) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        do {
+            if !connection.isUp {
+                reconnects += 1
+                try connection.reconnect()
+            }
+            let value = try body(connection)
+            lastFailure = nil
+            return value
+        } catch {
+            lastFailure = error
+            guard retry, error.code == .unavailable, !connection.isUp else { throw error }
+            reconnects += 1
+            try connection.reconnect()
+            let value = try body(connection)
+            lastFailure = nil
+            return value
+        }
+    }
+
+    // MARK: States
+
+    func deviceState(_ device: String) throws(StoreError) -> JSON? {
+        try withConnection(retry: true) { (c) throws(StoreError) in
+            try Self.readState(device, on: c, versions: versions)
+        }
+    }
+
+    /// Reads `device`'s state and records its version (0 for a device without a row).
+    static func readState(_ device: String, on c: PGConnection, versions: VersionBook) throws(StoreError) -> JSON? {
+        let rows = try c.run(prepared: "select_state", [Array(device.utf8)], "read the state of device \(device)")
+        guard let row = rows.rows.first else {
+            versions.set(device, 0)
+            return nil
+        }
+        versions.set(device, Int64(row[1] ?? "") ?? -1)
+        guard let text = row[0] else { return nil }
+        do {
+            return try JSON.parse(text)
+        } catch {
+            throw StoreError(
+                code: .corrupt, message: "the state of device \(device) is not JSON: \(error)", path: c.server)
+        }
+    }
+
+    func makeReader() throws(StoreError) -> any DeviceStateReader {
+        try PostgresStateReader(conninfo: conninfo, versions: versions)
+    }
+
+    func makeListener() throws(StoreError) -> ReplicaListener? {
+        try ReplicaListener(conninfo: conninfo, replica: replica)
+    }
+
+    // MARK: Commit
+
+    func commit(_ batch: consuming [StoreWrite]) throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        let writeCount = batch.count
+        var commands: [PGConnection.Command] = [PGConnection.Command(name: nil, sql: "BEGIN")]
+        commands.reserveCapacity(batch.count + 3)
+        /// The index of each state write's command, and its device.
+        var stateCommands: [(index: Int, device: String)] = []
+        var devices: [String] = []
+        var ids: [String] = []
+        var storedDecisions = 0
+        /// The version each device's state will have when the commands before reach it (a batch may write one
+        /// device twice).
+        var expected: [String: Int64] = [:]
+        func next(_ device: String) -> Int64 {
+            let version = expected[device] ?? versions.get(device) ?? -1
+            expected[device] = version < 0 ? -1 : version + 1
+            return version
+        }
+        for write in batch {
+            switch write {
+            case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
+                stateCommands.append((commands.count, device))
+                commands.append(putState(device, next(device), text.bytes, pendingExpiresMs, updatedMs))
+                devices.append(device)
+            case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
+                stateCommands.append((commands.count, device))
+                let text = JSONText(writing: value, capacity: 512)
+                commands.append(putState(device, next(device), text.bytes, pendingExpiresMs, updatedMs))
+                devices.append(device)
+            case .stateText(let device, nil, _, let updatedMs):
+                // Unconditional: a forgotten device loses its state whatever it was. Its row (when there is one)
+                // gets the next version; without a row the next write inserts one.
+                expected[device] = (expected[device] ?? versions.get(device)).map { $0 > 0 ? $0 + 1 : $0 } ?? -1
+                commands.append(forget(device, updatedMs))
+                devices.append(device)
+            case .forget(let device):
+                expected[device] = (expected[device] ?? versions.get(device)).map { $0 > 0 ? $0 + 1 : $0 } ?? -1
+                commands.append(forget(device, Sys.wallClockMilliseconds()))
+                devices.append(device)
+            case .decision(let id, let device, let createdMs, let outcome, let page, let decision, let stateBefore):
+                var before: [UInt8]?
+                switch stateBefore {
+                case .state(let state): before = JSONText(writing: state, capacity: 512).bytes
+                case .coldStart: before = Array("null".utf8)
+                case .notRecorded: before = nil
+                }
+                let description: [UInt8]? = page.map { page in
+                    var out = ByteWriter(capacity: 128)
+                    page.writeDescription(into: &out)
+                    return out.finish()
+                }
+                commands.append(
+                    PGConnection.Command(
+                        name: "insert_decision",
+                        parameters: [
+                            Array(id.utf8), device.map { Array($0.utf8) }, Self.number(createdMs), Array(outcome.utf8),
+                            description, decision.bytes, before, Array(replica.utf8),
+                        ]))
+                ids.append(id)
+                storedDecisions += 1
+            }
+        }
+        for payload in notificationPayloads(devices: devices, ids: ids) {
+            commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
+        }
+        commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
+        let results: [PGRows]
+        do {
+            // Sent again once on a new connection when the old one broke (the server restarted): had the first
+            // commit gone through, the second finds the states' versions changed and fails, so that a batch is never
+            // reported stored without being stored, nor stored twice (decision ids are unique).
+            results = try withConnection(retry: true) { (c) throws(StoreError) in
+                try c.pipeline(commands, "commit a batch of \(writeCount) writes")
+            }
+        } catch {
+            if error.code == .conflict { conflicts += 1 }
+            // What this store knew of these devices' versions may be wrong now: the next read says.
+            for device in devices { versions.remove(device) }
+            throw error
+        }
+        commits += 1
+        for (index, device) in stateCommands {
+            let version = results[index].rows.first?.first ?? nil
+            versions.set(device, version.flatMap { Int64($0) } ?? -1)
+        }
+        decisionsSincePrune += storedDecisions
+        if decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000)) {
+            decisionsSincePrune = 0
+            try? pruneHistory()
+        }
+    }
+
+    /// The command that writes `device`'s state over version `expected`: 0 for a device without a row, -1 for one
+    /// this store never read, written over whatever is stored (the router reads every state it writes over, so only
+    /// a version lost to a failed commit gives -1).
+    private func putState(
+        _ device: String, _ expected: Int64, _ text: [UInt8], _ pendingMs: Int64?, _ updatedMs: Int64
+    ) -> PGConnection.Command {
+        PGConnection.Command(
+            name: "put_state",
+            parameters: [
+                Array(device.utf8), text, Self.number(expected), pendingMs.map(Self.number), Self.number(updatedMs),
+            ])
+    }
+
+    private func forget(_ device: String, _ updatedMs: Int64) -> PGConnection.Command {
+        PGConnection.Command(name: "forget_state", parameters: [Array(device.utf8), Self.number(updatedMs)])
+    }
+
+    /// `replica TAB devices TAB ids`, devices and ids separated by commas, each payload under PostgreSQL's bound
+    /// (8000 bytes).
+    private func notificationPayloads(devices: [String], ids: [String]) -> [String] {
+        var payloads: [String] = []
+        var devicePart: [String] = []
+        var idPart: [String] = []
+        var size = replica.utf8.count + 2
+        func flush() {
+            guard !devicePart.isEmpty || !idPart.isEmpty else { return }
+            payloads.append(
+                replica + "\t" + devicePart.joined(separator: ",") + "\t" + idPart.joined(separator: ","))
+            devicePart.removeAll()
+            idPart.removeAll()
+            size = replica.utf8.count + 2
+        }
+        for device in devices where !device.contains(",") && !device.contains("\t") {
+            if size + device.utf8.count + 1 > 7_000 { flush() }
+            devicePart.append(device)
+            size += device.utf8.count + 1
+        }
+        for id in ids {
+            if size + id.utf8.count + 1 > 7_000 { flush() }
+            idPart.append(id)
+            size += id.utf8.count + 1
+        }
+        flush()
+        return payloads
+    }
+
+    static func number(_ value: Int64) -> [UInt8] { Array(String(value).utf8) }
+
+    /// Deletes the decisions beyond ``historyLimit``, oldest first, in batches of 10,000 rows (one short
+    /// transaction each, so that no lock is held long).
+    func pruneHistory() throws(StoreError) {
+        try withConnection(retry: false) { (c) throws(StoreError) in
+            let cutoff = try c.query(
+                "SELECT seq FROM decisions ORDER BY seq DESC OFFSET $1 LIMIT 1", [Self.number(Int64(historyLimit))],
+                "find where the history is pruned")
+            guard let seq = cutoff.rows.first?.first ?? nil else { return }
+            while true {
+                let deleted = try c.query(
+                    "DELETE FROM decisions WHERE seq IN "
+                        + "(SELECT seq FROM decisions WHERE seq <= $1 ORDER BY seq LIMIT 10000)",
+                    [Array(seq.utf8)], "prune the decision history")
+                if deleted.changed < 10_000 { break }
+            }
+        }
+    }
+
+    // MARK: History
+
+    func decision(id: String) throws(StoreError) -> JSON? {
+        let rows = try withConnection(retry: true) { (c) throws(StoreError) in
+            try c.query("SELECT decision FROM decisions WHERE id = $1", [Array(id.utf8)], "read decision \(id)")
+        }
+        guard let text = rows.rows.first?.first ?? nil else { return nil }
+        return try parse(text, "decision \(id)")
+    }
+
+    func decisions(device: String?, limit: Int) throws(StoreError) -> [JSON] {
+        guard limit > 0 else { return [] }
+        let rows = try withConnection(retry: true) { (c) throws(StoreError) in
+            if let device {
+                return try c.query(
+                    "SELECT decision FROM decisions WHERE device = $1 ORDER BY seq DESC LIMIT $2",
+                    [Array(device.utf8), Self.number(Int64(limit))], "list the decisions of device \(device)")
+            }
+            return try c.query(
+                "SELECT decision FROM decisions ORDER BY seq DESC LIMIT $1", [Self.number(Int64(limit))],
+                "list decisions")
+        }
+        var result: [JSON] = []
+        for row in rows.rows { result.append(try parse(row[0] ?? "", "a decision")) }
+        return result
+    }
+
+    func replayPage(
+        device: String?, before: Int64?, sinceMs: Int64?, limit: Int
+    ) throws(StoreError) -> (entries: [StoredHistoryEntry], next: Int64?) {
+        guard limit > 0 else { return ([], nil) }
+        let rows = try withConnection(retry: true) { (c) throws(StoreError) in
+            try c.query(
+                "SELECT seq, decision, state_before FROM decisions WHERE ($1::text IS NULL OR device = $1) "
+                    + "AND seq < $2 AND created_ms >= $3 ORDER BY seq DESC LIMIT $4",
+                [
+                    device.map { Array($0.utf8) }, Self.number(before ?? Int64.max), Self.number(sinceMs ?? Int64.min),
+                    Self.number(Int64(limit)),
+                ], "read the decision history")
+        }
+        var entries: [StoredHistoryEntry] = []
+        for row in rows.rows {
+            let seq = Int64(row[0] ?? "") ?? 0
+            let decision = try parse(row[1] ?? "", "decision \(seq)")
+            let before = try row[2].map { (text) throws(StoreError) in try parse(text, "the state before \(seq)") }
+            entries.append(StoredHistoryEntry(seq: seq, decision: decision, stateBefore: before))
+        }
+        guard entries.count == limit, let last = entries.last else { return (entries, nil) }
+        return (entries, last.seq)
+    }
+
+    private func parse(_ text: String, _ what: String) throws(StoreError) -> JSON {
+        do {
+            return try JSON.parse(text)
+        } catch {
+            throw StoreError(code: .corrupt, message: "\(what) is not JSON: \(error)", path: server)
+        }
+    }
+
+    // MARK: Counts and pending links
+
+    func counts() throws(StoreError) -> StoreCounts {
+        let rows = try withConnection(retry: true) { (c) throws(StoreError) in
+            try c.query(
+                "SELECT (SELECT count(*) FROM device_states WHERE state IS NOT NULL), "
+                    + "(SELECT count(*) FROM device_states WHERE pending_expires_ms IS NOT NULL), "
+                    + "(SELECT count(*) FROM decisions)", [], "count the stored rows")
+        }
+        let row = rows.rows.first ?? []
+        func value(_ i: Int) -> Int { row.count > i ? Int(row[i] ?? "") ?? 0 : 0 }
+        return StoreCounts(devices: value(0), pendingLinks: value(1), decisions: value(2))
+    }
+
+    func pruneExpiredPending(nowMs: Int64) throws(StoreError) -> [String] {
+        let rows = try withConnection(retry: true) { (c) throws(StoreError) in
+            try c.query(
+                "SELECT device FROM device_states WHERE pending_expires_ms <= $1 ORDER BY pending_expires_ms "
+                    + "LIMIT 1000", [Self.number(nowMs)], "list expired pending links")
+        }
+        var writes: [StoreWrite] = []
+        var devices: [String] = []
+        for row in rows.rows {
+            let device = row[0] ?? ""
+            devices.append(device)
+            guard case .object(var object)? = try deviceState(device) else { continue }
+            object["pending"] = .null
+            writes.append(.state(device: device, state: .object(object), updatedMs: nowMs))
+        }
+        do {
+            try commit(writes)
+        } catch  where error.code == .conflict {
+            return []  // another replica changed one of them meanwhile: the next round prunes what is left
+        }
+        return devices
+    }
+
+    func startBackgroundWork(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {}
+
+    func statsFields() -> JSONObject {
+        [
+            "kind": "postgresql", "server": .string(server), "schema": .int(schema),
+            "status": connection.isUp ? "up" : "down",
+            "health": .string(lastFailure.map { "\($0.code.rawValue): \($0.message)" } ?? "ok"),
+            "replica": .string(replica), "commits": .int(commits), "conflicts": .int(conflicts),
+            "reconnects": .int(reconnects),
+        ]
+    }
+}
+
+@available(*, unavailable, message: "one thread owns the state store")
+extension PostgresStore: Sendable {}
+
+/// Reads device states on a PostgreSQL connection of its own, recording their versions in the store's
+/// ``VersionBook`` (the versions the next writes of those states are made over).
+final class PostgresStateReader: DeviceStateReader {
+    private let connection: PGConnection
+    private let versions: VersionBook
+
+    init(conninfo: String, versions: VersionBook) throws(StoreError) {
+        connection = try PGConnection(conninfo: conninfo)
+        try connection.prepare("select_state", "SELECT state, version FROM device_states WHERE device = $1")
+        self.versions = versions
+    }
+
+    func deviceState(_ device: String) throws(StoreError) -> JSON? {
+        do {
+            if !connection.isUp { try connection.reconnect() }
+            return try PostgresStore.readState(device, on: connection, versions: versions)
+        } catch  where error.code == .unavailable && !connection.isUp {
+            try connection.reconnect()
+            return try PostgresStore.readState(device, on: connection, versions: versions)
+        }
+    }
+}
+
+/// The version of each device's state as this process last read or wrote it, shared by the store's threads.
+final class VersionBook: @unchecked Sendable {
+    private let lock = ThreadCondition()
+    /// Guarded by `lock`.
+    private var versions: [String: Int64] = [:]
+
+    func get(_ device: String) -> Int64? { lock.withLock { versions[device] } }
+    func set(_ device: String, _ version: Int64) { lock.withLock { versions[device] = version } }
+    func remove(_ device: String) { lock.withLock { _ = versions.removeValue(forKey: device) } }
+}
