@@ -216,3 +216,25 @@ def test_postgres_restart_under_load(workdir, postgres, store):
     finally:
         for d in (a, b):
             d.stop()
+
+
+def test_monitor_on_one_replica_streams_the_decisions_of_both(workdir, store):
+    a, b = replicas(workdir, store[0])
+    try:
+        with Raw(b.socket) as monitor:
+            monitor.send(call("io.notifyd.Router.Monitor", more=True))
+            deadline = time.monotonic() + 10
+            while b.call("io.notifyd.Router.GetStats")["parameters"]["stats"]["monitors"] < 1:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            made = {resolve(d, f"shop://offers/M{i}", f"mon-{i}")["parameters"]["decision"]["id"]
+                    for i, d in enumerate((a, b, a))}
+            seen = set()
+            while seen != made:
+                reply = monitor.recv()
+                assert reply is not None and reply.get("continues") is True
+                seen.add(reply["parameters"]["decision"]["id"])
+            assert seen == made
+    finally:
+        for d in (a, b):
+            d.stop()

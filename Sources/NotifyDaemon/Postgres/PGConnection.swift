@@ -147,7 +147,14 @@ final class PGConnection {
                 }
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            // A failed command leaves an explicit transaction block aborted until it is rolled back.
+            _ = PQexitPipelineMode(handle)
+            if PQtransactionStatus(handle) == PQTRANS_INERROR || PQtransactionStatus(handle) == PQTRANS_INTRANS {
+                if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
+            }
+            throw failure
+        }
         return rows
     }
 

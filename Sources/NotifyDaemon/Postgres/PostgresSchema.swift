@@ -77,6 +77,7 @@ enum PostgresSchema {
         do throws(StoreError) {
             try connection.exec(
                 """
+                SET LOCAL client_min_messages = warning;
                 SELECT pg_advisory_xact_lock(\(migrationLock));
                 CREATE TABLE IF NOT EXISTS notifyd_schema (
                     version integer PRIMARY KEY,

@@ -40,6 +40,8 @@ final class PostgresStore: DeviceStore {
     private(set) var reconnects = 0
     /// The last failure, until a call succeeds: `GetStats`' `health`.
     private(set) var lastFailure: StoreError?
+    /// The connection failed as a broken one does: the next call opens it again.
+    private var broken = false
     /// Decisions stored since the history was last pruned.
     private var decisionsSincePrune = 0
 
@@ -53,7 +55,8 @@ final class PostgresStore: DeviceStore {
         self.historyLimit = max(1, historyLimit)
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
-        replica = "\(String(cString: host))/\(getpid())"
+        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        replica = "\(name)/\(getpid())"
         schema = try PostgresSchema.migrate(connection)
         try prepare(connection)
     }
@@ -78,18 +81,23 @@ final class PostgresStore: DeviceStore {
         retry: Bool, _ body: (PGConnection) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         do {
-            if !connection.isUp {
+            if broken || !connection.isUp {
                 reconnects += 1
                 try connection.reconnect()
+                broken = false
             }
             let value = try body(connection)
             lastFailure = nil
             return value
         } catch {
             lastFailure = error
-            guard retry, error.code == .unavailable, !connection.isUp else { throw error }
+            // libpq may still call a connection the server closed (a restart's "terminating connection") up.
+            guard error.code == .unavailable else { throw error }
+            broken = true
+            guard retry else { throw error }
             reconnects += 1
             try connection.reconnect()
+            broken = false
             let value = try body(connection)
             lastFailure = nil
             return value
@@ -417,7 +425,7 @@ final class PostgresStateReader: DeviceStateReader {
         do {
             if !connection.isUp { try connection.reconnect() }
             return try PostgresStore.readState(device, on: connection, versions: versions)
-        } catch  where error.code == .unavailable && !connection.isUp {
+        } catch  where error.code == .unavailable {
             try connection.reconnect()
             return try PostgresStore.readState(device, on: connection, versions: versions)
         }

@@ -28,13 +28,21 @@ extension RouterService {
     /// loop stops watching its socket until ``reconnectReplicaListener()`` succeeds.
     func replicasNotified() -> Bool {
         guard let replicaListener else { return false }
-        let commits: [ReplicaListener.Commit]
-        do {
-            commits = try replicaListener.receive()
-        } catch {
-            return false
+        // Notifications that arrive while the listener reads decisions are queued by libpq, not left on the socket:
+        // the loop would not be woken for them, so they are taken in here until none is left.
+        while true {
+            let commits: [ReplicaListener.Commit]
+            do {
+                commits = try replicaListener.receive()
+            } catch {
+                return false
+            }
+            guard !commits.isEmpty else { return true }
+            takeIn(commits, from: replicaListener)
         }
-        guard !commits.isEmpty else { return true }
+    }
+
+    private func takeIn(_ commits: [ReplicaListener.Commit], from replicaListener: ReplicaListener) {
         // A device written by a batch not settled yet stays: that batch's write is checked against the version
         // (it fails if the other replica's came first), and the cache must hold its state until it is settled.
         var unsettled = Set(batchDevices)
@@ -49,6 +57,5 @@ extension RouterService {
                 streamGathered()
             }
         }
-        return true
     }
 }
