@@ -12,7 +12,7 @@ enum PostgresSchema {
 
     static let migrations: [String] = [
         // Version 1. States carry a version that every write increases: a replica writes a state only over the
-        // version it read (`notifyd_put_state`), so that two replicas routing one device never lose a change. A
+        // version it read (`notifyd_put_states` for a batch's states, `notifyd_put_state` for one), so that two replicas routing one device never lose a change. A
         // forgotten device keeps its row, state NULL, so that its version goes on increasing (no ABA). The history
         // is ordered by `seq`, listed by device through an index, and pruned in batches.
         """
@@ -65,6 +65,19 @@ enum PostgresSchema {
                     USING ERRCODE = 'serialization_failure';
             END IF;
             RETURN v;
+        END
+        $$;
+        CREATE FUNCTION notifyd_put_states(
+            p_devices text[], p_states text[], p_expected bigint[], p_pending bigint[], p_updated bigint[]
+        ) RETURNS TABLE (device text, version bigint) LANGUAGE plpgsql AS $$
+        BEGIN
+            -- A statement per row, not one join of the arrays with the table: each keeps its cached plan, an index
+            -- lookup, whatever the table's statistics say.
+            FOR i IN 1 .. coalesce(cardinality(p_devices), 0) LOOP
+                device := p_devices[i];
+                version := notifyd_put_state(p_devices[i], p_states[i], p_expected[i], p_pending[i], p_updated[i]);
+                RETURN NEXT;
+            END LOOP;
         END
         $$;
         """

@@ -5,12 +5,12 @@ import JSON
 /// Device states, pending links and the decision history in PostgreSQL, shared by every notifyd replica that names
 /// the same database (`--store postgresql://…`, docs/scaling.md).
 ///
-/// Durability: ``commit(_:)`` sends the batch in libpq's pipeline mode, `BEGIN`, one command per write, `COMMIT`,
-/// in one round trip, and returns once the server answered the `COMMIT`: the batch is then committed (with the
+/// Durability: ``commit(_:)`` sends the batch in libpq's pipeline mode, `BEGIN`, its states and its decisions in a
+/// multi-row statement each (``PostgresBatch``), `COMMIT`, in one round trip, and returns once the server answered the `COMMIT`: the batch is then committed (with the
 /// server's `synchronous_commit`, on its disk). A failed command aborts the batch: none of it is stored.
 ///
 /// Replicas: each state row carries a version. This store remembers the version of every state it read or wrote
-/// (``VersionBook``), and writes a state only over that version (`notifyd_put_state`); a state another replica
+/// (``VersionBook``), and writes a state only over that version (`notifyd_put_states`); a state another replica
 /// changed meanwhile fails the whole batch with ``StoreError/Code/conflict``. The router then drops the batch's
 /// devices from its cache and its clients get `StateNotSaved`: their retry reads the state anew. Two replicas
 /// deciding for one device at once therefore never lose either decision's state change.
@@ -69,9 +69,14 @@ final class PostgresStore: DeviceStore {
             "UPDATE device_states SET state = NULL, version = version + 1, pending_expires_ms = NULL, updated_ms = $2 "
                 + "WHERE device = $1 RETURNING version")
         try connection.prepare(
-            "insert_decision",
+            "put_states", "SELECT device, version FROM notifyd_put_states($1, $2, $3, $4, $5)")
+        try connection.prepare(
+            "insert_decisions",
             "INSERT INTO decisions (id, device, created_ms, outcome, page, decision, state_before, replica) "
-                + "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING")
+                + "SELECT id, device, created_ms, outcome, page, decision, state_before, $8 "
+                + "FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[]) "
+                + "WITH ORDINALITY AS t(id, device, created_ms, outcome, page, decision, state_before, n) "
+                + "ORDER BY n ON CONFLICT (id) DO NOTHING")
         try connection.prepare("notify", "SELECT pg_notify('\(PostgresSchema.channel)', $1)")
     }
 
@@ -142,110 +147,32 @@ final class PostgresStore: DeviceStore {
     func commit(_ batch: consuming [StoreWrite]) throws(StoreError) {
         guard !batch.isEmpty else { return }
         let writeCount = batch.count
-        var commands: [PGConnection.Command] = [PGConnection.Command(name: nil, sql: "BEGIN")]
-        commands.reserveCapacity(batch.count + 3)
-        /// The index of each state write's command, and its device.
-        var stateCommands: [(index: Int, device: String)] = []
-        var devices: [String] = []
-        var ids: [String] = []
-        var storedDecisions = 0
-        /// The version each device's state will have when the commands before reach it (a batch may write one
-        /// device twice).
-        var expected: [String: Int64] = [:]
-        func next(_ device: String) -> Int64 {
-            let version = expected[device] ?? versions.get(device) ?? -1
-            expected[device] = version < 0 ? -1 : version + 1
-            return version
+        var built = PostgresBatch(batch, versions: versions, replica: replica)
+        for payload in notificationPayloads(devices: built.devices, ids: built.ids) {
+            built.commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
         }
-        for write in batch {
-            switch write {
-            case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
-                stateCommands.append((commands.count, device))
-                commands.append(putState(device, next(device), text.bytes, pendingExpiresMs, updatedMs))
-                devices.append(device)
-            case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
-                stateCommands.append((commands.count, device))
-                let text = JSONText(writing: value, capacity: 512)
-                commands.append(putState(device, next(device), text.bytes, pendingExpiresMs, updatedMs))
-                devices.append(device)
-            case .stateText(let device, nil, _, let updatedMs):
-                // Unconditional: a forgotten device loses its state whatever it was. Its row (when there is one)
-                // gets the next version; without a row the next write inserts one.
-                expected[device] = (expected[device] ?? versions.get(device)).map { $0 > 0 ? $0 + 1 : $0 } ?? -1
-                commands.append(forget(device, updatedMs))
-                devices.append(device)
-            case .forget(let device):
-                expected[device] = (expected[device] ?? versions.get(device)).map { $0 > 0 ? $0 + 1 : $0 } ?? -1
-                commands.append(forget(device, Sys.wallClockMilliseconds()))
-                devices.append(device)
-            case .decision(let id, let device, let createdMs, let outcome, let page, let decision, let stateBefore):
-                var before: [UInt8]?
-                switch stateBefore {
-                case .state(let state): before = JSONText(writing: state, capacity: 512).bytes
-                case .coldStart: before = Array("null".utf8)
-                case .notRecorded: before = nil
-                }
-                let description: [UInt8]? = page.map { page in
-                    var out = ByteWriter(capacity: 128)
-                    page.writeDescription(into: &out)
-                    return out.finish()
-                }
-                commands.append(
-                    PGConnection.Command(
-                        name: "insert_decision",
-                        parameters: [
-                            Array(id.utf8), device.map { Array($0.utf8) }, Self.number(createdMs), Array(outcome.utf8),
-                            description, decision.bytes, before, Array(replica.utf8),
-                        ]))
-                ids.append(id)
-                storedDecisions += 1
-            }
-        }
-        for payload in notificationPayloads(devices: devices, ids: ids) {
-            commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
-        }
-        commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
+        built.commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
         let results: [PGRows]
         do {
             // Sent again once on a new connection when the old one broke (the server restarted): had the first
             // commit gone through, the second finds the states' versions changed and fails, so that a batch is never
             // reported stored without being stored, nor stored twice (decision ids are unique).
             results = try withConnection(retry: true) { (c) throws(StoreError) in
-                try c.pipeline(commands, "commit a batch of \(writeCount) writes")
+                try c.pipeline(built.commands, "commit a batch of \(writeCount) writes")
             }
         } catch {
             if error.code == .conflict { conflicts += 1 }
             // What this store knew of these devices' versions may be wrong now: the next read says.
-            for device in devices { versions.remove(device) }
+            for device in built.devices { versions.remove(device) }
             throw error
         }
         commits += 1
-        for (index, device) in stateCommands {
-            let version = results[index].rows.first?.first ?? nil
-            versions.set(device, version.flatMap { Int64($0) } ?? -1)
-        }
-        decisionsSincePrune += storedDecisions
+        built.recordVersions(results, in: versions)
+        decisionsSincePrune += built.decisionCount
         if decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000)) {
             decisionsSincePrune = 0
             try? pruneHistory()
         }
-    }
-
-    /// The command that writes `device`'s state over version `expected`: 0 for a device without a row, -1 for one
-    /// this store never read, written over whatever is stored (the router reads every state it writes over, so only
-    /// a version lost to a failed commit gives -1).
-    private func putState(
-        _ device: String, _ expected: Int64, _ text: [UInt8], _ pendingMs: Int64?, _ updatedMs: Int64
-    ) -> PGConnection.Command {
-        PGConnection.Command(
-            name: "put_state",
-            parameters: [
-                Array(device.utf8), text, Self.number(expected), pendingMs.map(Self.number), Self.number(updatedMs),
-            ])
-    }
-
-    private func forget(_ device: String, _ updatedMs: Int64) -> PGConnection.Command {
-        PGConnection.Command(name: "forget_state", parameters: [Array(device.utf8), Self.number(updatedMs)])
     }
 
     /// `replica TAB devices TAB ids`, devices and ids separated by commas, each payload under PostgreSQL's bound
