@@ -16,8 +16,8 @@ import JSON
 /// deciding for one device at once therefore never lose either decision's state change.
 ///
 /// Faults: a connection that broke fails what was under way with ``StoreError/Code/unavailable``; the next call
-/// connects again (counted in ``reconnects``). Every commit also notifies the channel ``PostgresSchema/channel``
-/// (delivered when it commits) with its replica, devices and decisions, for the other replicas' caches and monitors.
+/// connects again (counted in ``reconnects``). After every commit the store notifies the channel
+/// ``PostgresSchema/channel`` with its replica, devices and decisions, for the other replicas' caches and monitors.
 ///
 /// Not thread-safe: one thread at a time uses it, as ``DeviceStore`` says.
 final class PostgresStore: DeviceStore {
@@ -148,9 +148,6 @@ final class PostgresStore: DeviceStore {
         guard !batch.isEmpty else { return }
         let writeCount = batch.count
         var built = PostgresBatch(batch, versions: versions, replica: replica)
-        for payload in notificationPayloads(devices: built.devices, ids: built.ids) {
-            built.commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
-        }
         built.commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
         let results: [PGRows]
         do {
@@ -168,11 +165,30 @@ final class PostgresStore: DeviceStore {
         }
         commits += 1
         built.recordVersions(results, in: versions)
+        announce(devices: built.devices, ids: built.ids)
         decisionsSincePrune += built.decisionCount
         if decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000)) {
             decisionsSincePrune = 0
             try? pruneHistory()
         }
+    }
+
+    /// Tells the other replicas what the batch just committed changed, in a transaction of its own that commits
+    /// without waiting for the disk. Not in the batch's transaction: PostgreSQL serializes the commits of the
+    /// transactions that notify, flush included, under one lock, which kept two replicas' commits from being flushed
+    /// together. A notification lost with a connection costs a cached state, never a state change (the version check
+    /// refuses a write over a stale state), and a monitor elsewhere misses that batch's decisions.
+    private func announce(devices: [String], ids: [String]) {
+        var commands = [
+            PGConnection.Command(name: nil, sql: "BEGIN"),
+            PGConnection.Command(name: nil, sql: "SET LOCAL synchronous_commit TO off"),
+        ]
+        for payload in notificationPayloads(devices: devices, ids: ids) {
+            commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
+        }
+        guard commands.count > 2 else { return }
+        commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
+        _ = try? withConnection(retry: false) { (c) throws(StoreError) in try c.pipeline(commands, "notify a commit") }
     }
 
     /// `replica TAB devices TAB ids`, devices and ids separated by commas, each payload under PostgreSQL's bound

@@ -2,8 +2,8 @@ import JSON
 
 /// Hears the other replicas' commits (`LISTEN` on ``PostgresSchema/channel``) on a connection of its own, whose
 /// socket the event loop watches: each commit names its replica, the devices whose states it changed and the
-/// decisions it stored (``PostgresStore`` notifies them in the commit's transaction, so they arrive once it is
-/// committed, and never for a batch rolled back).
+/// decisions it stored (``PostgresStore`` notifies them once the batch is committed, in a transaction of its own, so
+/// never for a batch rolled back).
 ///
 /// LISTEN/NOTIFY rather than polling the history: a replica hears of a change as soon as it is committed, with no
 /// query while nothing happens, and the notification carries the devices to drop from the cache, which the history
