@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // PostgreSQL's client library, for `--store postgresql://…` (docs/scaling.md).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The daemon's allocator: faster than the C library's for the small, short-lived allocations of a request,
         // and for freeing on one thread what another allocated (the journal and the store free the loop's).
         .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
@@ -41,8 +43,8 @@ let package = Package(
         .target(
             name: "NotifyDaemon",
             dependencies: [
-                "JSON", "DeepLink", "CoordinatorGraph", "Varlink", "RouterContract", "CSQLite", "CSystemd", "CSyscalls",
-                "CPlainBytes",
+                "JSON", "DeepLink", "CoordinatorGraph", "Varlink", "RouterContract", "CSQLite", "CLibPQ", "CSystemd",
+                "CSyscalls", "CPlainBytes",
             ],
             // The release build leaves out the run-time check that two accesses to a class's stored property do not
             // overlap (≈ 16 per request, 65 instructions each: the service's counters, batches and queues). Debug

@@ -3,7 +3,8 @@ import Synchronization
 import Varlink
 
 /// `notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
-/// [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]`:
+/// [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--first-device N] [--check page|frame]
+/// [--pid PID] [--json]`:
 /// drives a running daemon (or the C floor) over its Unix socket with N connections, each keeping up to D
 /// requests in flight, and prints requests/s, client-side latency percentiles (send to reply), errors, and the
 /// server's CPU time and peak RSS read from /proc (of the pid notifyd's `GetStats` gives, else of the socket's
@@ -16,7 +17,8 @@ func runDaemonBenchmark(_ arguments: [String]) {
         print(
             """
             usage: notifyd-bench daemon --socket PATH [--connections N] [--depth D] [--requests N | --seconds S]
-                   [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--check page|frame] [--pid PID] [--json]
+                   [--mix dry-apns,dry-linkless,dry-fcm,stateful,resolve] [--devices N] [--first-device N]
+                   [--check page|frame] [--pid PID] [--json]
             """)
         exit(2)
     }
@@ -174,6 +176,9 @@ struct DaemonBenchmarkOptions: Sendable {
     var seconds: Double? = nil
     var mix: [DaemonRequestKind] = [.dryAPNs]
     var devices = 10_000
+    /// The first device's number (`bench-N`): two clients of two replicas sharing a database route devices of their
+    /// own, so that neither refuses the other's writes.
+    var firstDevice = 0
     var checkPage = true
     var pid: Int32? = nil
     var json = false
@@ -193,6 +198,7 @@ struct DaemonBenchmarkOptions: Sendable {
             case ("--requests", let v?): guard let n = Int(v), n > 0 else { return nil }; requests = n
             case ("--seconds", let v?): guard let s = Double(v), s > 0 else { return nil }; seconds = s
             case ("--devices", let v?): guard let n = Int(v), n > 0 else { return nil }; devices = n
+            case ("--first-device", let v?): guard let n = Int(v), n >= 0 else { return nil }; firstDevice = n
             case ("--pid", let v?): guard let n = Int32(v) else { return nil }; pid = n
             case ("--check", let v?):
                 guard v == "page" || v == "frame" else { return nil }
@@ -269,7 +275,7 @@ private func runConnection(
                 if let frame = deviceFrames[device] {
                     out.append(contentsOf: frame)
                 } else {
-                    let frame = mix[k].frame(device: device)
+                    let frame = mix[k].frame(device: options.firstDevice + device)
                     if options.devices <= 100_000 { deviceFrames[device] = frame }
                     out.append(contentsOf: frame)
                 }

@@ -115,8 +115,14 @@ public enum NotifyDaemon {
                 fields: [(JournalField.config, settings.configPath)])
         }
 
-        var store: StateStore?
-        if let directory = settings.stateDirectory {
+        var store: (any DeviceStore)?
+        if let url = settings.storeURL {
+            do {
+                store = try PostgresStore(conninfo: url, historyLimit: settings.historyLimit)
+            } catch {
+                throw StartupError(message: "cannot open the state store: \(error)")
+            }
+        } else if let directory = settings.stateDirectory {
             try StateDirectory.create(directory)
             extendTimeoutForLargeDatabase(in: directory)
             do {
@@ -170,6 +176,7 @@ public enum NotifyDaemon {
         do {
             // SQLite commits on a thread of its own: the loop gathers the next batch meanwhile.
             try server.start(commitDescriptor: service.startStoreWorker())
+            watchReplicas(loop, serviceReference)
             // The journal's writer is woken a few milliseconds after a batch logged something, not for every
             // entry: formatting entries stays off the clients' round trips, and a busy stretch of requests costs
             // one wake-up (a quarter-full queue wakes it at once).
@@ -258,7 +265,8 @@ public enum NotifyDaemon {
             message: "notifyd \(notifydVersion) serving \(loaded.graph.app.name) on "
                 + (activated ? "the socket passed by systemd" : settings.socketPath) + " ("
                 + "\(loaded.graph.coordinators.count) coordinators, state "
-                + (settings.stateDirectory.map { "in \($0)" } ?? "in memory") + ")",
+                + (settings.storeURL.map { "in PostgreSQL at \(PGConnection.withoutPassword($0))" }
+                    ?? settings.stateDirectory.map { "in \($0)" } ?? "in memory") + ")",
             fields: [(JournalField.config, settings.configPath)])
         _ = Systemd.notify("READY=1\n" + status())
 
@@ -300,6 +308,30 @@ public enum NotifyDaemon {
         service.collectLaneReports = { hub.value.collect() }
         server.handOff = { fd, id, peer in hub.value.place(fd, id: id, peer: peer) }
         return lanes
+    }
+
+    /// Watches the other replicas' commits when the store is shared (``RouterService/replicasNotified()``); once the
+    /// listener's connection broke, tries to connect it again every second.
+    static func watchReplicas(_ loop: EventLoop, _ serviceReference: Uncounted<RouterService>) {
+        var watched: Int32?
+        func watch(_ fd: Int32?) {
+            guard let fd, fd >= 0,
+                (try? loop.register(
+                    fd, events: Poll.input,
+                    handler: { [unowned loop] _ in
+                        guard !serviceReference.value.replicasNotified(), let fd = watched else { return }
+                        loop.unregister(fd)
+                        watched = nil
+                    })) != nil
+            else { return }
+            watched = fd
+        }
+        guard let fd = serviceReference.value.startReplicaListener() else { return }
+        watch(fd)
+        loop.schedule(after: 1_000_000_000, repeating: true) {
+            guard watched == nil else { return }
+            watch(serviceReference.value.reconnectReplicaListener())
+        }
     }
 
     /// Asks systemd for more time before opening a large database: opening reads every page once

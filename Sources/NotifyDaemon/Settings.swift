@@ -18,6 +18,9 @@ public struct Settings: Sendable, Equatable {
     public var socketPath = "/run/notifyd/notifyd.sock"
     /// Where the SQLite database lives; `nil` keeps state in memory only.
     public var stateDirectory: String?
+    /// A PostgreSQL connection string (`postgresql://…` or libpq's `key=value` pairs): the state lives there, shared
+    /// with the other replicas naming it, instead of in `stateDirectory` (docs/scaling.md).
+    public var storeURL: String?
     /// Journal or console.
     public var logTarget = LogTarget.auto
     /// Mode of a socket file the daemon binds itself.
@@ -61,6 +64,8 @@ public struct Settings: Sendable, Equatable {
           --config PATH            graph config (YAML or JSON)                          (required)
           --socket PATH            socket to bind when not socket-activated     [/run/notifyd/notifyd.sock]
           --state-dir DIR          SQLite state directory (default: $STATE_DIRECTORY, else in memory)
+          --store URL              PostgreSQL instead, shared by replicas: postgresql://… or libpq's
+                                   host=… dbname=… (default: $NOTIFYD_STORE)
           --log-target TARGET      auto | journal | console                                  [auto]
           --socket-mode OCTAL      mode of a socket the daemon binds itself                  [0660]
           --allow-uid UID          may call SetState/ForgetDevice/Reload (repeatable; root and own uid always)
@@ -82,7 +87,8 @@ public struct Settings: Sendable, Equatable {
 
     /// The options `parse` knows, for "did you mean" (`--print-message-id` is read before it).
     static let optionNames = [
-        "--config", "--socket", "--state-dir", "--log-target", "--socket-mode", "--allow-uid", "--max-message",
+        "--config", "--socket", "--state-dir", "--store", "--log-target", "--socket-mode", "--allow-uid",
+        "--max-message",
         "--max-connections", "--max-connections-per-uid", "--idle-timeout", "--history-limit", "--rate-limit",
         "--event-loops", "--print-message-id", "--version", "--help",
     ]
@@ -120,6 +126,7 @@ public struct Settings: Sendable, Equatable {
             case "--config": settings.configPath = try value(arg)
             case "--socket": settings.socketPath = try value(arg)
             case "--state-dir": settings.stateDirectory = try value(arg)
+            case "--store": settings.storeURL = try value(arg)
             case "--log-target":
                 let text = try value(arg)
                 guard let target = LogTarget(rawValue: text) else {
@@ -174,7 +181,16 @@ public struct Settings: Sendable, Equatable {
                 description: "--event-loops above 1 does not combine with --rate-limit: the main loop keeps the rate "
                     + "limit, and the lanes answer without it")
         }
-        if settings.stateDirectory == nil, let dir = environment["STATE_DIRECTORY"], !dir.isEmpty {
+        if settings.storeURL == nil, let url = environment["NOTIFYD_STORE"], !url.isEmpty { settings.storeURL = url }
+        if settings.storeURL?.isEmpty == true { settings.storeURL = nil }
+        if settings.storeURL != nil, arguments.contains("--state-dir") {
+            throw UsageError(
+                description: "--store and --state-dir name two stores: give one (PostgreSQL with --store, SQLite "
+                    + "with --state-dir)")
+        }
+        if settings.stateDirectory == nil, settings.storeURL == nil, let dir = environment["STATE_DIRECTORY"],
+            !dir.isEmpty
+        {
             settings.stateDirectory = String(dir.split(separator: ":").first ?? Substring(dir))
         }
         return settings

@@ -116,6 +116,12 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
         /// Any other SQLite failure.
         case sqlite
+        /// The PostgreSQL server cannot be reached, or the connection broke (the store reconnects by itself).
+        case unavailable
+        /// Another replica changed a device's state since this one read it (the batch is not stored; retry).
+        case conflict
+        /// Any other PostgreSQL failure.
+        case postgres
     }
 
     /// The kind of problem.
@@ -153,7 +159,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "`sqlite3 FILE .recover` on the copy; notifyd then starts with empty state. "
                 + "notifyd never deletes or recreates the file by itself"
         case .schemaTooNew:
-            return "this database was written by a newer notifyd: run that version, or pass another --state-dir"
+            return "this database was written by a newer notifyd: run that version, or pass another --state-dir or "
+                + "--store"
         case .busy:
             return "another process holds the database; is a second notifyd using the same --state-dir?"
         case .diskFull:
@@ -164,6 +171,13 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the batch was not stored; a state or decision exceeded the store's bound on one value"
         case .sqlite:
             return "see SQLite's message; if it persists, move the database aside"
+        case .unavailable:
+            return "check that PostgreSQL runs and that --store names it; notifyd reconnects by itself, and the "
+                + "clients of the batches that could not be stored get StateNotSaved and retry"
+        case .conflict:
+            return "another replica routed the same device at the same time; retry: the retry reads the state anew"
+        case .postgres:
+            return "see PostgreSQL's message and the server's log"
         }
     }
 

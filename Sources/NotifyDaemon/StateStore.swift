@@ -226,7 +226,7 @@ public final class StateStore {
     }
 
     /// A reader of device states on a connection of its own, for another thread to use while this store commits.
-    public func makeReader() throws(StoreError) -> StateReader {
+    func makeReader() throws(StoreError) -> any DeviceStateReader {
         try StateReader(path: path)
     }
 

@@ -14,7 +14,7 @@ import Glibc
 /// the loop collected that failure fails too, with the same error, and is not committed: its states were made on
 /// states that were not saved. Batches submitted after it are committed as usual.
 final class StoreWorker: @unchecked Sendable {
-    private let store: StateStore
+    private let store: any DeviceStore
     private let changed = ThreadCondition()
     /// Guarded by `changed`: the batches to commit, oldest first, numbered from 1 in the order submitted.
     private var jobs: [(number: Int, writes: [StoreWrite])] = []
@@ -37,7 +37,7 @@ final class StoreWorker: @unchecked Sendable {
 
     /// Starts the worker thread; `nil` when the thread or its eventfd cannot be created (the loop then commits
     /// itself, as it does without a worker).
-    init?(store: StateStore) {
+    init?(store: any DeviceStore) {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard fd >= 0 else { return nil }
         self.store = store

@@ -18,6 +18,91 @@ NOTIFYD = os.path.join(BIN, "notifyd")
 NOTIFYCTL = os.path.join(BIN, "notifyctl")
 SHOP = os.path.join(ROOT, "config", "shop.yaml")
 EXAMPLES = os.path.join(ROOT, "examples", "payloads")
+POSTGRES_SERVER = os.path.join(ROOT, "Tests", "postgres", "server.sh")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--store", default=os.environ.get("NOTIFYD_TEST_STORE", "sqlite"), choices=["sqlite", "postgresql"],
+        help="the store the daemons of the suites use: sqlite (a state directory each) or postgresql (a schema each "
+             "in a private server started once for the session)")
+
+
+def pytest_configure(config):
+    global STORE_KIND
+    STORE_KIND = config.getoption("--store")
+    config.addinivalue_line("markers", "sqlite_only: reads the SQLite file itself; skipped against PostgreSQL")
+
+
+def pytest_collection_modifyitems(config, items):
+    if STORE_KIND != "postgresql":
+        return
+    skip = pytest.mark.skip(reason="reads or damages the SQLite file itself (run with --store sqlite)")
+    for item in items:
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
+
+
+def pytest_unconfigure(config):
+    if PostgresServer.shared is not None:
+        PostgresServer.shared.stop()
+
+
+STORE_KIND = "sqlite"
+
+
+class PostgresServer:
+    """A private PostgreSQL (Tests/postgres/server.sh) in a directory under /tmp, for the session."""
+
+    shared = None
+
+    def __init__(self):
+        self.directory = tempfile.mkdtemp(prefix="notifyd-pg-", dir="/tmp")
+        self.conninfo = self._server("start")
+        self.socket_dir = os.path.join(self.directory, "socket")
+        self.schemas = 0
+
+    @classmethod
+    def get(cls):
+        """The session's server, started on first use."""
+        if cls.shared is None:
+            cls.shared = PostgresServer()
+        return cls.shared
+
+    def _server(self, command):
+        run = subprocess.run(["bash", POSTGRES_SERVER, command, self.directory], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    def restart(self):
+        self._server("restart")
+
+    def kill(self):
+        self._server("kill")
+
+    def start(self):
+        self._server("start")
+
+    def stop(self):
+        self._server("stop")
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def psql(self, sql, schema=None):
+        """Runs `sql` with psql as postgres; returns the rows, columns separated by '|'."""
+        env = dict(os.environ, PGOPTIONS=f"-csearch_path={schema}" if schema else "")
+        run = subprocess.run(
+            ["runuser", "-u", "postgres", "--", "psql", "-h", self.socket_dir, "-d", "notifyd", "-tAX", "-v",
+             "ON_ERROR_STOP=1", "-c", sql], capture_output=True, text=True, timeout=60, env=env)
+        assert run.returncode == 0, run.stderr
+        return [line for line in run.stdout.splitlines() if line]
+
+    def new_store(self):
+        """The connection string of a schema of its own (a fresh, empty store), and the schema's name."""
+        self.schemas += 1
+        schema = f"t{os.getpid()}_{self.schemas}"
+        self.psql(f"CREATE SCHEMA {schema}")
+        return f"{self.conninfo} options=-csearch_path={schema}", schema
 
 
 def wait_for_socket(path, process, timeout=20.0):
@@ -42,10 +127,16 @@ def wait_for_socket(path, process, timeout=20.0):
 class Daemon:
     """A running notifyd with its socket, state directory and config path."""
 
-    def __init__(self, workdir, extra_args=(), config=SHOP, state=True):
+    def __init__(self, workdir, extra_args=(), config=SHOP, state=True, store=None):
+        """`store`: a PostgreSQL connection string (`--store`); against PostgreSQL (`--store postgresql` of pytest)
+        a daemon with state gets a schema of its own, else it gets a state directory."""
         self.workdir = workdir
         self.socket = os.path.join(workdir, "notifyd.sock")
-        self.state_dir = os.path.join(workdir, "state") if state else None
+        self.store = store
+        self.schema = None
+        if store is None and state and STORE_KIND == "postgresql":
+            self.store, self.schema = PostgresServer.get().new_store()
+        self.state_dir = os.path.join(workdir, "state") if state and not self.store else None
         self.config = os.path.join(workdir, "notifyd.yaml")
         shutil.copy(config, self.config)
         self.extra_args = list(extra_args)
@@ -57,6 +148,8 @@ class Daemon:
         if self.state_dir:
             os.makedirs(self.state_dir, exist_ok=True)
             args += ["--state-dir", self.state_dir]
+        if self.store:
+            args += ["--store", self.store]
         self.log_path = os.path.join(self.workdir, "notifyd.log")
         # A file, not a pipe: an unread pipe would fill and stall the daemon's console log writer.
         with open(self.log_path, "a") as log:
@@ -166,6 +259,12 @@ def workdir():
     os.chmod(d, 0o755)
     yield d
     shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's private PostgreSQL server."""
+    return PostgresServer.get()
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ def test_a_read_only_state_directory_is_refused_at_start_with_a_clear_message():
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
+@pytest.mark.sqlite_only
 def test_a_full_state_directory_answers_state_not_saved_and_keeps_what_it_acknowledged(make_daemon):
     from conftest import fill_until_refused, full_state_directory
 

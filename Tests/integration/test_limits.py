@@ -394,6 +394,7 @@ def test_socket_file_is_not_world_writable(daemon):
     assert mode == 0o660
 
 
+@pytest.mark.sqlite_only
 def test_started_with_an_open_file_mode_mask_its_files_are_private(make_daemon):
     # Started with nothing masked, the daemon masks group and others itself before it makes any file: its state
     # files are its user's alone, and the socket gets exactly its mode (it is made owner-only, then chmod-ed).

@@ -252,7 +252,11 @@ def test_info_names_the_daemon_and_its_interfaces(daemon):
     text = ok(daemon, "info")
     assert text.startswith("notifyd ")
     assert "├─ interfaces  org.varlink.service, io.notifyd.Router\n" in text
-    assert text.endswith(f"└─ socket      {daemon.socket}\n")
+    assert f"├─ socket      {daemon.socket}\n" in text
+    # Which store serves: SQLite and its file here (PostgreSQL and its server with `--store postgresql`).
+    store = daemon.call(f"{ROUTER}.GetStats")["parameters"]["stats"]["store"]
+    place = store.get("path") or store["server"]
+    assert text.endswith(f"└─ store       {store['kind']} · {place} · schema {store['schema']} · up\n")
     assert ROUTER in json_of(daemon, "info")["interfaces"]
 
 

@@ -182,6 +182,7 @@ def test_a_large_config_asks_systemd_for_more_time_at_start_and_on_reload(workdi
     assert messages[2].startswith("READY=1\nSTATUS=serving generation 2"), messages
 
 
+@pytest.mark.sqlite_only
 def test_a_clean_stop_closes_the_database(make_daemon):
     d = make_daemon().start()
     with Raw(d.socket) as raw:
@@ -197,6 +198,7 @@ def test_a_clean_stop_closes_the_database(make_daemon):
         assert db.execute("SELECT count(*) FROM decisions").fetchone() == (50,)
 
 
+@pytest.mark.sqlite_only
 def test_the_database_can_be_read_while_the_daemon_runs(make_daemon):
     d = make_daemon().start()
     database = os.path.join(d.state_dir, "notifyd.sqlite")
@@ -220,6 +222,7 @@ def test_the_database_can_be_read_while_the_daemon_runs(make_daemon):
         assert db.execute("SELECT count(*) FROM decisions").fetchone() == (60,)
 
 
+@pytest.mark.sqlite_only
 def test_a_second_daemon_on_the_same_state_directory_is_refused(make_daemon):
     first = make_daemon().start()
     second = subprocess.run(
@@ -232,6 +235,7 @@ def test_a_second_daemon_on_the_same_state_directory_is_refused(make_daemon):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount a small tmpfs as the state directory")
+@pytest.mark.sqlite_only
 def test_a_decision_that_could_not_be_stored_is_journaled_as_not_saved_and_not_counted(make_daemon):
     with full_state_directory(make_daemon()) as d:
         acknowledged, refused = fill_until_refused(d, 5)
@@ -260,6 +264,7 @@ def fill_state(d, devices):
             assert "decision" in raw.recv()["parameters"]
 
 
+@pytest.mark.sqlite_only
 def test_a_damaged_device_state_page_refuses_the_start_naming_the_file(make_daemon):
     d = make_daemon().start()
     fill_state(d, 300)
@@ -281,6 +286,7 @@ def test_a_damaged_device_state_page_refuses_the_start_naming_the_file(make_daem
     assert "damaged" in result.stderr and "move the file" in result.stderr
 
 
+@pytest.mark.sqlite_only
 def test_a_state_that_cannot_be_read_is_an_error_not_an_unknown_device(make_daemon):
     d = make_daemon().start()
     fill_state(d, 3)
@@ -296,6 +302,7 @@ def test_a_state_that_cannot_be_read_is_an_error_not_an_unknown_device(make_daem
     assert d.call(f"{ROUTER}.GetState", {"device": "dev002"})["parameters"]["state"]["path"][0] == "app"
 
 
+@pytest.mark.sqlite_only
 def test_expired_pending_links_are_pruned_at_start(make_daemon):
     d = make_daemon().start()
     gated = d.call(f"{ROUTER}.Resolve", {"device": "gated", "link": "shop://cart/checkout"})
@@ -346,6 +353,7 @@ def test_finishing_a_coordinator_that_provides_nothing_says_why(daemon):
     assert "'cart' provides no condition; only a flow with 'provides:' can finish a gate" in result.stderr
 
 
+@pytest.mark.sqlite_only
 def test_the_history_keeps_its_newest_decisions_across_its_tables_and_a_restart(make_daemon):
     d = make_daemon("--history-limit", "10").start()
     ids = []

@@ -63,7 +63,7 @@ final class RouterService: CallHandler {
     /// This loop's entries: its decisions are rendered here as they are made, and go to the journal's writer at the
     /// end of each batch, after the other entries this service logged before them.
     let loopJournal: JournalBatcher
-    let store: StateStore?
+    let store: (any DeviceStore)?
     let description: ServiceDescription
     var config: ActiveConfig {
         didSet { sharedConfig?.publish(config) }
@@ -97,7 +97,9 @@ final class RouterService: CallHandler {
     private var inFlight: [StoreBatch] = []
     /// Reads the states the cache lacks while the worker commits (a connection of its own); `nil` without a worker,
     /// or when it could not be opened: the loop then waits for the commit and reads on the store's connection.
-    private(set) var reader: StateReader?
+    private(set) var reader: (any DeviceStateReader)?
+    /// Hears the other replicas' commits (a shared store only; see ``ReplicaListener``).
+    var replicaListener: ReplicaListener?
     var recent = RecentDecisions(capacity: RecentDecisions.defaultCapacity)
     var monitors: [UInt64: ClientConnection] = [:] {
         didSet { laneLedger?.streaming = !monitors.isEmpty }
@@ -114,7 +116,7 @@ final class RouterService: CallHandler {
     /// Called after a reload attempt (the daemon tells systemd).
     var onReload: ((Result<Int, ConfigProblems>) -> Void)?
 
-    init(settings: Settings, journal: Journal, store: StateStore?, config: LoadedConfig) {
+    init(settings: Settings, journal: Journal, store: (any DeviceStore)?, config: LoadedConfig) {
         self.settings = settings
         self.journal = journal
         self.loopJournal = JournalBatcher(journal: journal)
@@ -357,10 +359,10 @@ final class RouterService: CallHandler {
     }
 
     /// Checkpoints the store's log on a thread of its own; without that thread the committing thread checkpoints.
-    private func startCheckpointer(_ store: StateStore) {
+    private func startCheckpointer(_ store: any DeviceStore) {
         let journal = journal
         do {
-            try store.startCheckpointer { error in
+            try store.startBackgroundWork { error in
                 journal.log(
                     .stateStoreError, priority: .warning,
                     message: "checkpoint failed (the decisions stay in the write-ahead log): \(error)",
@@ -382,6 +384,9 @@ final class RouterService: CallHandler {
         reader = nil  // closed before the store's connection, which, closing last, removes the log
         loopJournal.submit()
     }
+
+    /// The devices of the batches the worker was handed and that are not settled yet.
+    var inFlightDevices: [String] { inFlight.flatMap(\.devices) }
 
     /// True while the worker commits batches (the store is its own until then).
     var hasCommitInFlight: Bool { !inFlight.isEmpty }
@@ -608,17 +613,17 @@ final class RouterService: CallHandler {
             ]
         }
         waitForStore()
-        if let store, let counts = try? store.counts() {
-            let checkpoints = store.checkpointCounts
-            o["store"] = [
-                "devices": .int(counts.devices), "pendingLinks": .int(counts.pendingLinks),
-                "decisions": .int(counts.decisions),
-                "checkpoints": [
-                    "logFrames": .int(checkpoints.logFrames), "onThread": .int(checkpoints.onThread),
-                    "commitsThatWaited": .int(checkpoints.commitsThatWaited),
-                    "onCommittingThread": .int(checkpoints.onCommittingThread), "failed": .int(checkpoints.failed),
-                ],
-            ]
+        if let store {
+            // Which store serves and its health, with its counts when it can give them (a PostgreSQL server that
+            // is down cannot: the store is then `down`, its health the reason).
+            let counts = try? store.counts()  // first: it reconnects a store whose server came back
+            var fields = store.statsFields()
+            if let counts {
+                fields["devices"] = .int(counts.devices)
+                fields["pendingLinks"] = .int(counts.pendingLinks)
+                fields["decisions"] = .int(counts.decisions)
+            }
+            o["store"] = .object(fields)
         }
         return .object(o)
     }

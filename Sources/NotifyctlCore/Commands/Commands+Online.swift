@@ -172,13 +172,16 @@ extension Command {
 
     /// `info`: the daemon's product, version and interfaces (`org.varlink.service.GetInfo`).
     public static let info = Command(
-        name: "info", summary: "Show the daemon's version and interfaces", group: .daemon,
+        name: "info", summary: "Show the daemon's version, interfaces and store", group: .daemon,
         json: "Print GetInfo's reply: {vendor, product, version, url, interfaces}"
     ) { invocation, context throws(NotifyctlError) in
         let reply = try context.call(invocation, VarlinkError.serviceInterface + ".GetInfo", [:], qualified: true)
         guard !invocation.wantsJSON else { return context.printJSON(reply) }
         let socket = invocation.socketPath(environment: context.environment)
-        context.print(ReplyPrinter(style: context.style).info(reply, socketPath: socket))
+        // Which store serves and whether it is up (GetStats' `store`); left out when the call is refused.
+        let stats = try? context.call(invocation, "GetStats", [:])
+        let store = stats?["stats"]?.objectValue?["store"]?.objectValue
+        context.print(ReplyPrinter(style: context.style).info(reply, socketPath: socket, store: store))
         return .success
     }
 }

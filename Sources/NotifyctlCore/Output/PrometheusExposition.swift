@@ -129,6 +129,22 @@ public struct PrometheusExposition: Sendable {
             "notifyd_store_pending_links", "gauge", "Stored pending links (pages waiting behind a gate).",
             [([], number("pendingLinks"))])
         out.family("notifyd_store_decisions", "gauge", "Decisions in the stored history.", [([], number("decisions"))])
+        if let kind = store["kind"]?.stringValue {
+            out.family(
+                "notifyd_store_up", "gauge", "1 while the store is reachable (PostgreSQL's connection is up), else 0.",
+                [([("kind", kind)], store["status"]?.stringValue == "up" ? 1 : 0)])
+        }
+        if store["commits"] != nil {
+            out.family(
+                "notifyd_store_commits_total", "counter", "Batches committed to PostgreSQL.", [([], number("commits"))])
+            out.family(
+                "notifyd_store_conflicts_total", "counter",
+                "Batches refused because another replica changed one of their devices' states first.",
+                [([], number("conflicts"))])
+            out.family(
+                "notifyd_store_reconnects_total", "counter", "Connections to PostgreSQL opened again after a failure.",
+                [([], number("reconnects"))])
+        }
         guard let checkpoints = store["checkpoints"]?.objectValue else { return }
         let count = { (key: String) in checkpoints[key]?.numberValue ?? 0 }
         out.family(

@@ -47,7 +47,7 @@ public struct ReplyPrinter: Sendable {
     }
 
     /// `org.varlink.service.GetInfo`: product, version, vendor, url, interfaces.
-    public func info(_ reply: JSONObject, socketPath: String) -> String {
+    public func info(_ reply: JSONObject, socketPath: String, store: JSONObject? = nil) -> String {
         let product = reply["product"].map(text) ?? "?"
         let version = reply["version"].map(text) ?? "?"
         var tree = TreeText(header: style.bold(product) + " " + version)
@@ -55,6 +55,9 @@ public struct ReplyPrinter: Sendable {
         tree.add("url", reply["url"].map(text) ?? "?")
         tree.add("interfaces", list(reply["interfaces"], separator: ", "))
         tree.add("socket", clean(socketPath))
+        if let store, let kind = store["kind"]?.stringValue {
+            tree.add("store", StatsPrinter.storeSummary(store, kind: kind))
+        }
         return tree.render(style: style)
     }
 

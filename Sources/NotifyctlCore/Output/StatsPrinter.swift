@@ -90,6 +90,17 @@ public struct StatsPrinter: Sendable {
                 ("decisions", "decision", "decisions"),
             ].map { key, one, many in Units.count(store[key]?.numberValue ?? 0, one, plural: many) }
             var children: [String] = []
+            if let kind = store["kind"]?.stringValue {
+                children.append("kind         " + Self.storeSummary(store, kind: kind))
+                if let health = store["health"]?.stringValue, health != "ok" {
+                    children.append("health       " + SafeText.clean(health))
+                }
+            }
+            if store["commits"] != nil {
+                let parts = [("commits", "commits"), ("conflicts", "conflicts"), ("reconnects", "reconnections")]
+                    .map { key, words in Units.number(store[key]?.numberValue ?? 0) + " " + words }
+                children.append("server       " + parts.joined(separator: " · "))
+            }
             if let checkpoints = store["checkpoints"]?.objectValue {
                 let parts = [
                     ("logFrames", "log frames"), ("onThread", "on their thread"),
@@ -106,6 +117,15 @@ public struct StatsPrinter: Sendable {
             tree.add(SafeText.clean(key), ReplyPrinter(style: style).scalarText(value))
         }
         return tree.render(style: style)
+    }
+
+    /// `postgresql · host=/run/postgresql dbname=notifyd · schema 1 · up`: which store serves, where, and whether
+    /// it is up (`GetStats`' `store`; `notifyctl info` prints it too).
+    public static func storeSummary(_ store: JSONObject, kind: String) -> String {
+        let place = store["server"]?.stringValue ?? store["path"]?.stringValue ?? "?"
+        let schema = store["schema"]?.numberValue.map { "schema " + Units.number($0) } ?? "schema ?"
+        let status = store["status"]?.stringValue ?? "?"
+        return [kind, place, schema, status].map(SafeText.clean).joined(separator: " · ")
     }
 
     /// `routed 10, gated 2`, largest first; error names without their interface when `shortNames`.

@@ -1,0 +1,62 @@
+import JSON
+
+/// Hears the other replicas' commits (`LISTEN` on ``PostgresSchema/channel``) on a connection of its own, whose
+/// socket the event loop watches: each commit names its replica, the devices whose states it changed and the
+/// decisions it stored (``PostgresStore`` notifies them once the batch is committed, in a transaction of its own, so
+/// never for a batch rolled back).
+///
+/// LISTEN/NOTIFY rather than polling the history: a replica hears of a change as soon as it is committed, with no
+/// query while nothing happens, and the notification carries the devices to drop from the cache, which the history
+/// alone (without the state changes of `FlowFinished` and `SetState`) would not. What it does not promise, delivery
+/// while the connection is down, the version check on every state write makes up for: a state cached from before
+/// is never written over a newer one (``DeviceStore``).
+final class ReplicaListener {
+    /// One commit of another replica.
+    struct Commit {
+        var devices: [Substring]
+        var ids: [Substring]
+    }
+
+    private let connection: PGConnection
+    private let replica: String
+
+    init(conninfo: String, replica: String) throws(StoreError) {
+        connection = try PGConnection(conninfo: conninfo)
+        self.replica = replica
+        try connection.exec("LISTEN \(PostgresSchema.channel)", "listen to the other replicas")
+    }
+
+    /// The connection's socket, readable when a notification (or the connection's end) arrives.
+    var descriptor: Int32 { connection.socket }
+
+    /// The other replicas' commits received so far; throws when the connection broke (``reconnect()``).
+    func receive() throws(StoreError) -> [Commit] {
+        var commits: [Commit] = []
+        for (_, payload) in try connection.notifications() {
+            let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] != replica else { continue }
+            commits.append(
+                Commit(devices: parts[1].split(separator: ","), ids: parts[2].split(separator: ",")))
+        }
+        return commits
+    }
+
+    /// Connects again and listens anew; returns the new socket.
+    func reconnect() throws(StoreError) -> Int32 {
+        try connection.reconnect()
+        try connection.exec("LISTEN \(PostgresSchema.channel)", "listen to the other replicas")
+        return connection.socket
+    }
+
+    /// The decisions with `ids`, in the order they were stored, as stored.
+    func decisions(ids: [Substring]) throws(StoreError) -> [JSONText] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try connection.query(
+            "SELECT decision FROM decisions WHERE id = ANY(string_to_array($1, ',')) ORDER BY seq",
+            [Array(ids.joined(separator: ",").utf8)], "read the decisions of another replica")
+        return rows.rows.map { JSONText(bytes: Array(($0[0] ?? "null").utf8)) }
+    }
+}
+
+@available(*, unavailable, message: "the event loop's thread uses it")
+extension ReplicaListener: Sendable {}
