@@ -37,7 +37,7 @@ extension Graph {
 
     static func convert(_ value: Value, to type: ParameterType) -> Value? {
         switch (value, type) {
-        case (.string, .string), (.int, .int), (.bool, .bool), (.uuid, .uuid): return value
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.uuid, .uuid): return value
         default: return type.convert(Substring(value.linkText))
         }
     }

@@ -86,6 +86,7 @@ enum PageCoding {
                 let typed: Value
                 switch value {
                 case .int(let i): typed = .int(i)
+                case .double(let d) where d.isFinite: typed = .double(d)
                 case .bool(let b): typed = .bool(b)
                 case .string(let s):
                     let enumSpelling = label + ": ." + s
@@ -94,7 +95,7 @@ enum PageCoding {
                     typed = isCase ? .enumCase(s) : .string(s)
                 default:
                     throw JSONReader.wrongType(
-                        value, expected: "a string, an integer or a Boolean",
+                        value, expected: "a string, a number or a Boolean",
                         at: JSONReader.member(argumentsPath, label))
                 }
                 arguments.append(Page.Argument(label: label, value: typed))

@@ -26,8 +26,9 @@ public struct CaseDeclaration: Sendable, Hashable, CustomStringConvertible {
     /// Parses Swift enum case syntax: `home`, `offer(id: String)`,
     /// `category(slug: String, page: Int = 1, sort: Sort = price)`.
     ///
-    /// Types are `String`, `Int`, `Bool`, `UUID`, or an enum named in `types` (`["Sort": ["price", "rating"]]`).
-    /// Defaults are integers, quoted strings (also for `UUID`), `true`/`false`, or a case of the enum
+    /// Types are `String`, `Int`, `Double`, `Bool`, `UUID`, or an enum named in `types` (`["Sort": ["price", "rating"]]`).
+    /// Defaults are integers, decimal numbers (for `Double`: `0.5`, `-2`, `1e3`), quoted strings (also for `UUID`),
+    /// `true`/`false`, or a case of the enum
     /// written `price` or `.price`.
     public static func parse(_ text: String, types: [String: [String]]) throws(DeclarationError) -> CaseDeclaration {
         var parser = DeclarationParser(text: text, types: types)
@@ -172,11 +173,12 @@ struct DeclarationParser {
         switch typeName {
         case "String": type = .string
         case "Int": type = .int
+        case "Double": type = .double
         case "Bool": type = .bool
         case "UUID": type = .uuid
         default:
             guard let cases = types[typeName] else {
-                let known = (["String", "Int", "Bool", "UUID"] + types.keys.sorted()).joined(separator: ", ")
+                let known = (ParameterType.builtInNames + types.keys.sorted()).joined(separator: ", ")
                 throw error(.unknownType, at: typeOffset, "unknown type '\(typeName)'; expected one of \(known)")
             }
             type = .enumeration(name: typeName, cases: cases)
@@ -195,7 +197,7 @@ struct DeclarationParser {
 
     /// True for a built-in type or one declared under `types:`.
     func isTypeName(_ name: String) -> Bool {
-        ["String", "Int", "Bool", "UUID"].contains(name) || types[name] != nil
+        ParameterType.builtInNames.contains(name) || types[name] != nil
     }
 
     /// The declaration with a label before each parameter written as a bare type: `offer(String)` →
@@ -213,6 +215,7 @@ struct DeclarationParser {
             let base: String
             switch part {
             case "String", "Int", "UUID": base = "id"
+            case "Double": base = "value"
             case "Bool": base = "flag"
             default: base = part.prefix(1).lowercased() + part.dropFirst()
             }
@@ -231,6 +234,7 @@ struct DeclarationParser {
         switch type {
         case .string: return "expected a quoted string such as \"all\""
         case .int: return "expected an integer such as 1"
+        case .double: return "expected a number such as 0.5"
         case .bool: return "expected true or false"
         case .uuid: return "expected a quoted UUID such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case .enumeration(let name, let cases):
@@ -250,12 +254,16 @@ struct DeclarationParser {
         }
         let start = position
         if current == "." { position += 1 }
-        while let c = current, c == "_" || c == "-" || c == "+" || c.isLetter || c.isNumber { position += 1 }
+        while let c = current, c == "_" || c == "-" || c == "+" || c.isLetter || c.isNumber || c == "." {
+            position += 1
+        }
         let word = String(chars[start..<position])
         guard !word.isEmpty else { return nil }
         switch type {
         case .int:
             return Int(word).map(Value.int)
+        case .double:
+            return ParameterType.double.convert(Substring(word))
         case .bool:
             return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
         case .enumeration(_, let cases):

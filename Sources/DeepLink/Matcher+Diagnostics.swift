@@ -7,8 +7,9 @@ extension Matcher {
     /// at each segment, and the same query keys with the same types (names do not matter). A later pattern is
     /// shadowed when every link it matches is taken by an earlier one: either it has the path shape of the earlier
     /// one and every link it matches also satisfies the earlier one's query bindings, or the two part where each has
-    /// an enum parameter, the later enum's cases are all cases of the earlier one (tried first), and from there on
-    /// every segment the later pattern accepts the earlier one accepts too.
+    /// a typed parameter, every value of the later one's type converts to the earlier one's (an enum's cases all
+    /// cases of the earlier enum; an `Int` under a `Double`), the earlier is tried first, and from there on every
+    /// segment the later pattern accepts the earlier one accepts too.
     public func diagnostics() -> [PatternDiagnostic] {
         var out: [PatternDiagnostic] = []
         var firstByShape: [RouteShape: Int] = [:]
@@ -48,7 +49,7 @@ extension Matcher {
                         kind: .shadowed, route: index, earlierRoute: earlier,
                         message: "pattern '\(route.pattern)' of \(route.page) never matches: "
                             + "'\(routes[earlier].pattern)' of \(routes[earlier].page) takes every link it matches, "
-                            + "because every case of \(later) is also a case of \(wider), which is tried first; "
+                            + "because \(EnumBranches.covering(wider, later)), which is tried first; "
                             + "make the patterns differ by a literal segment"))
             }
         }
@@ -112,8 +113,9 @@ struct RouteShape: Hashable {
     }
 }
 
-/// Routes that have an enum parameter, grouped by the path before it, for finding patterns shadowed through enums
-/// of overlapping cases (`/p/{s}` with `Sort` before `/p/{o}` with `Order`, both `[price, rating]`).
+/// Routes that have a typed parameter, grouped by the path before it, for finding patterns shadowed through types
+/// whose values overlap (`/p/{s}` with `Sort` before `/p/{o}` with `Order`, both `[price, rating]`; `/p/{x}` with
+/// `Double` before `/p/{n}` with `Int`).
 struct EnumBranches {
     /// Path prefix up to an enum position (exclusive) → the routes with an enum there, in declaration order.
     var byPrefix: [[ShapeElement]: [Int]] = [:]
@@ -124,7 +126,7 @@ struct EnumBranches {
     init(_ shapes: [RouteShape]) {
         for (index, shape) in shapes.enumerated() {
             for (position, element) in shape.path.enumerated() {
-                guard case .parameter(.enumeration) = element else { continue }
+                guard case .parameter(let type) = element, type.isTyped else { continue }
                 byPrefix[Array(shape.path[..<position]), default: []].append(index)
                 let through = Array(shape.path[...position])
                 if firstThrough[through] == nil { firstThrough[through] = index }
@@ -137,14 +139,13 @@ struct EnumBranches {
     func shadowing(_ later: Int, shapes: [RouteShape], matcher: Matcher) -> (Int, Int)? {
         let l = shapes[later].path
         for (position, element) in l.enumerated() {
-            guard case .parameter(.enumeration(_, let laterCases)) = element else { continue }
+            guard case .parameter(let type) = element, type.isTyped else { continue }
             let prefix = Array(l[..<position])
             for earlier in byPrefix[prefix] ?? [] {
                 guard earlier < later else { break }
                 let e = shapes[earlier].path
                 guard e.count == l.count, position < e.count, e[position] != element,
-                    case .parameter(.enumeration(_, let earlierCases)) = e[position],
-                    laterCases.allSatisfy(earlierCases.contains),
+                    EnumBranches.accepts(e[position], element),
                     let first = firstThrough[Array(e[...position])], let own = firstThrough[Array(l[...position])],
                     first < own,
                     zip(e[(position + 1)...], l[(position + 1)...]).allSatisfy(EnumBranches.accepts),
@@ -154,6 +155,12 @@ struct EnumBranches {
             }
         }
         return nil
+    }
+
+    /// Why every value of `narrow` is one of `wide`, for the shadowing message.
+    static func covering(_ wide: ParameterType, _ narrow: ParameterType) -> String {
+        if case .enumeration = narrow { return "every case of \(narrow) is also a case of \(wide)" }
+        return "every \(narrow) is also a \(wide)"
     }
 
     /// True when every segment `later` accepts is accepted by `earlier` at the same position.
@@ -166,6 +173,8 @@ struct EnumBranches {
             return type.convert(Substring(text)) != nil
         case (.parameter(.enumeration(_, let wide)), .parameter(.enumeration(_, let narrow))):
             return narrow.allSatisfy(wide.contains)
+        case (.parameter(.double), .parameter(.int)):
+            return true
         default:
             return false
         }

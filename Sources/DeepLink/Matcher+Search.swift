@@ -167,7 +167,8 @@ extension Matcher {
         switch type.kind {
         case .string: return "'\(text)' is not a String"
         case .int: return "'\(text)' is not an Int"
-        case .bool: return "'\(text)' is not a Bool (true or false)"
+        case .double: return "'\(text)' is not a Double (digits, an optional fraction and exponent)"
+        case .bool: return "'\(text)' is not a Bool (true, false, 1 or 0)"
         case .uuid: return "'\(text)' is not a UUID"
         case .enumeration:
             let type = table.enumTypes[Int(type.enumIndex)]

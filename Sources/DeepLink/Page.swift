@@ -1,9 +1,10 @@
 import JSON
 
-/// The type of a page parameter: `String`, `Int`, `Bool`, `UUID`, or an enum declared under `types:`.
+/// The type of a page parameter: `String`, `Int`, `Double`, `Bool`, `UUID`, or an enum declared under `types:`.
 public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case string
     case int
+    case double
     case bool
     case uuid
     /// A declared enum with its cases, e.g. `Sort: [price, rating]`.
@@ -14,6 +15,7 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string: return "String"
         case .int: return "Int"
+        case .double: return "Double"
         case .bool: return "Bool"
         case .uuid: return "UUID"
         case .enumeration(let name, _): return name
@@ -30,10 +32,12 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
                 return nil
             }
             return Int(text).map(Value.int)
+        case .double:
+            return Array(text.utf8).withUnsafeBufferPointer { parseDouble($0) }.map(Value.double)
         case .bool:
             switch text {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
+            case "true", "1": return .bool(true)
+            case "false", "0": return .bool(false)
             default: return nil
             }
         case .uuid:
@@ -47,11 +51,16 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     public func convert(_ json: JSON) -> Value? {
         switch (self, json) {
         case (.int, .int(let i)): return .int(i)
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.double, .double(let d)): return d.isFinite ? .double(d) : nil
         case (.bool, .bool(let b)): return .bool(b)
         case (_, .string(let s)): return convert(Substring(s))
         default: return nil
         }
     }
+
+    /// The names of the built-in types, as declarations write them.
+    public static let builtInNames = ["String", "Int", "Double", "Bool", "UUID"]
 
     /// True for types other than `String`: they rank above `String` parameters in matching.
     public var isTyped: Bool {
@@ -64,6 +73,8 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
 public enum Value: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case int(Int)
+    /// A finite number; `-0.0` and `0.0` are equal, as `Double` says.
+    case double(Double)
     case bool(Bool)
     case uuid(PageUUID)
     /// A case of a declared enum, without the leading dot.
@@ -74,6 +85,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): return Value.swiftStringLiteral(s)
         case .int(let i): return String(i)
+        case .double(let d): return d.description
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return Value.swiftStringLiteral(u.uuidString)
         case .enumCase(let c): return "." + c
@@ -85,6 +97,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): return s
         case .int(let i): return String(i)
+        case .double(let d): return Value.linkText(d)
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return u.uuidString
         case .enumCase(let c): return c
@@ -96,6 +109,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): return .string(s)
         case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
         case .bool(let b): return .bool(b)
         case .uuid(let u): return .string(u.uuidString)
         case .enumCase(let c): return .string(c)
@@ -107,6 +121,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): JSON.writeString(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
+        case .double(let d): JSON.double(d).write(into: &out)
         case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .uuid(let u): JSON.writeString(u.uuidString, into: &out)
         case .enumCase(let c): JSON.writeString(c, into: &out)
@@ -118,12 +133,20 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): Value.writeSwiftStringLiteral(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
+        case .double(let d): out.append(utf8: d.description)
         case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .uuid(let u): Value.writeSwiftStringLiteral(u.uuidString, into: &out)
         case .enumCase(let c):
             out.append(UInt8(ascii: "."))
             out.append(utf8: c)
         }
+    }
+
+    /// A `Double` as links write it: the shortest text that reads back as the same number, without a `.0` for a
+    /// whole number (`2`, `0.5`, `-1.25`, `1e+16`).
+    static func linkText(_ d: Double) -> String {
+        let text = d.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     /// True when the value's description is its text as it is, or that text between quotes: a string value with
@@ -371,7 +394,7 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
                     JSON.writeRaw("\\\"", into: &out)
                     out.append(utf8: uuid.uuidString)
                     JSON.writeRaw("\\\"", into: &out)
-                case .int, .bool:
+                case .int, .double, .bool:
                     arguments[i].value.writeDescription(into: &out)
                 case .enumCase(let name):
                     out.append(UInt8(ascii: "."))

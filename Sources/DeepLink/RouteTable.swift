@@ -1,7 +1,7 @@
 /// How a parameter's link text is checked and converted; plain values so the tables hold no references.
 struct TypeCode: Equatable {
     enum Kind: UInt8 {
-        case string, int, bool, uuid, enumeration
+        case string, int, double, bool, uuid, enumeration
     }
 
     var kind: Kind
@@ -261,6 +261,7 @@ final class RouteTable: @unchecked Sendable {
         switch type.kind {
         case .string: return true
         case .int: return parseInt(text) != nil
+        case .double: return parseDouble(text) != nil
         case .bool: return parseBool(text) != nil
         case .uuid: return parseUUID(text) != nil
         case .enumeration: return enumCase(text, type.enumIndex) >= 0
@@ -273,6 +274,7 @@ final class RouteTable: @unchecked Sendable {
         switch type.kind {
         case .string: return .string(String(decoding: text, as: UTF8.self))
         case .int: return parseInt(text).map(Value.int)
+        case .double: return parseDouble(text).map(Value.double)
         case .bool: return parseBool(text).map(Value.bool)
         case .uuid: return parseUUID(text).map(Value.uuid)
         case .enumeration:

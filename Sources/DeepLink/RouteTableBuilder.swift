@@ -108,6 +108,7 @@ struct RouteTableBuilder {
         switch type {
         case .string: return .string
         case .int: return TypeCode(kind: .int, enumIndex: -1)
+        case .double: return TypeCode(kind: .double, enumIndex: -1)
         case .bool: return TypeCode(kind: .bool, enumIndex: -1)
         case .uuid: return TypeCode(kind: .uuid, enumIndex: -1)
         case .enumeration(_, let cases):

@@ -89,6 +89,40 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
     }
 
+    /// `Double` parameters (in the path, in the query with a default, after an `Int` of the same shape) and
+    /// Booleans spelled `1` and `0`: the generated parser reads and prints numbers as the daemon does.
+    static let numbersConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Map", "schemes": ["map"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["map"], "root": "map" },
+            "map": {
+              "kind": "stack",
+              "pages": {
+                "home": "/",
+                "at(lat: Double, lon: Double, zoom: Double = 1.5, labels: Bool = true)":
+                  "/at/{lat}/{lon}?zoom={zoom}&labels={labels}",
+                "tile(n: Int)": "/t/{n}",
+                "scale(x: Double = -0.25)": ["/t/{x}", "/scale"]
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func numbersAndBooleansAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.numbersConfig, file: "numbers.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        for text in ["0", "1", "-1.5", "+3", "2.50", "1e3", "1E-2", "1e+16", "007.5", "-0", ".5", "5.", "nan", "1e999"]
+        {
+            corpus += ["/at/\(text)/\(text)", "/at/1/2?zoom=\(text)", "/t/\(text)"]
+        }
+        for text in ["true", "false", "1", "0", "TRUE", "01", "yes"] { corpus.append("/at/1/2?labels=\(text)") }
+        corpus += ["/t/9223372036854775807", "/t/9223372036854775808", "/at/1/2?zoom=1e%2B2", "/scale"]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
+    }
+
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
         let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
         let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")

@@ -63,6 +63,19 @@ import Testing
         }
     }
 
+    /// A `Double` and a `Bool` parameter are printed at their example values, so that a config change involving
+    /// them is reviewed by `diff`: the number in the path, a query number and Boolean left out and given.
+    @Test func doublesAndBooleansArePrintedThroughEveryPattern() throws {
+        let graph = try CodegenCorpus.load(text: CodegenAgreementTests.numbersConfig, file: "numbers.json")
+        let links = LinkCorpus.synthesized(from: [graph]).items.compactMap(\.link)
+        for link in [
+            "map://at/2.5/2.5", "map://at/2.5/2.5?zoom=2.5", "map://at/2.5/2.5?labels=false", "map://t/42",
+            "map://scale", "map://t/2.5",
+        ] {
+            #expect(links.contains(link), "\(link) is missing")
+        }
+    }
+
     @Test func aLinksFileCountsRepeatsAndSkipsCommentsAndBlankLines() throws {
         let corpus = try LinkCorpus.read(Array("a\n\n# b\n a \r\nc\n".utf8), name: "f")
         #expect(corpus.items == [.link("a"), .link("c")])

@@ -98,11 +98,11 @@ struct ConfigDecoder {
         for entry in entries(of: node, path: "types", expected: "a mapping of enum names to their cases") {
             let name = Located(value: entry.key.text ?? "", location: entry.key.location)
             let path = "types.\(name.value)"
-            if !isIdentifier(name.value) || ["String", "Int", "Bool", "UUID"].contains(name.value) {
+            if !isIdentifier(name.value) || ParameterType.builtInNames.contains(name.value) {
                 report(
                     "invalid-name", at: name.location,
                     "'\(name.value)' cannot name a type; expected a Swift type name such as 'Sort' "
-                        + "(not String, Int, Bool or UUID)")
+                        + "(not String, Int, Double, Bool or UUID)")
                 continue
             }
             let cases = stringList(entry.value, path: path)

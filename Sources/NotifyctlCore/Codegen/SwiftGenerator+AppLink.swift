@@ -138,6 +138,7 @@ extension SwiftGenerator {
         switch type {
         case .string: return "v[\(k)].stringValue"
         case .int: return "v[\(k)].intValue"
+        case .double: return "v[\(k)].doubleValue"
         case .bool: return "v[\(k)].boolValue"
         case .uuid: return "v[\(k)].uuidValue"
         // The type is named where only a type can be (after `as`): a coordinator of the same name is a case of
@@ -151,6 +152,7 @@ extension SwiftGenerator {
         switch type {
         case .string: return ".string(\(name))"
         case .int: return ".int(\(name))"
+        case .double: return ".double(\(name))"
         case .bool: return ".bool(\(name))"
         case .uuid: return ".uuid(\(name))"
         case .enumeration: return ".enumCase(\(name).rawValue)"

@@ -123,6 +123,7 @@ extension SwiftGenerator {
         switch type {
         case .string: return ".string"
         case .int: return ".int"
+        case .double: return ".double"
         case .bool: return ".bool"
         case .uuid: return ".uuid"
         case .enumeration(let name, _): return ".enumeration(\(enumIndex[name] ?? -1))"
@@ -134,6 +135,7 @@ extension SwiftGenerator {
         switch value {
         case .string(let s): return ".string(\(SwiftNames.stringLiteral(s)))"
         case .int(let i): return ".int(\(i))"
+        case .double(let d): return ".double(\(d))"
         case .bool(let b): return ".bool(\(b))"
         case .uuid(let u): return ".uuid(UUID(uuidString: \(SwiftNames.stringLiteral(u.uuidString)))!)"
         case .enumCase(let c): return ".enumCase(\(SwiftNames.stringLiteral(c)))"

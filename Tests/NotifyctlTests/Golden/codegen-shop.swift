@@ -980,7 +980,7 @@ extension AppLink {
 extension AppLink.Routing {
     /// A parameter's type, as links spell it.
     enum Kind: Hashable {
-        case string, int, bool, uuid
+        case string, int, double, bool, uuid
         /// An enum of `types:`, by its index in `enums`.
         case enumeration(Int)
     }
@@ -989,6 +989,7 @@ extension AppLink.Routing {
     enum Value: Hashable {
         case string(String)
         case int(Int)
+        case double(Double)
         case bool(Bool)
         case uuid(UUID)
         case enumCase(String)
@@ -999,6 +1000,10 @@ extension AppLink.Routing {
         }
         var intValue: Int? {
             if case .int(let v) = self { return v }
+            return nil
+        }
+        var doubleValue: Double? {
+            if case .double(let v) = self { return v }
             return nil
         }
         var boolValue: Bool? {
@@ -1249,12 +1254,40 @@ extension AppLink.Routing {
         switch kind {
         case .string: return .string(String(decoding: text, as: Swift.UTF8.self))
         case .int: return parseInt(text).map(Value.int)
-        case .bool: return text == Array("true".utf8) ? .bool(true) : text == Array("false".utf8) ? .bool(false) : nil
+        case .double: return parseDouble(text).map(Value.double)
+        case .bool:
+            if text == Array("true".utf8) || text == Array("1".utf8) { return .bool(true) }
+            if text == Array("false".utf8) || text == Array("0".utf8) { return .bool(false) }
+            return nil
         case .uuid: return parseUUID(text).map(Value.uuid)
         case .enumeration(let index):
             guard table.enumCases[index].contains(text) else { return nil }
             return .enumCase(String(decoding: text, as: Swift.UTF8.self))
         }
+    }
+
+    /// `[+-]digits[.digits][(e|E)[+-]digits]`, at most 64 characters, finite; nil otherwise.
+    static func parseDouble(_ b: [UInt8]) -> Double? {
+        guard !b.isEmpty, b.count <= 64 else { return nil }
+        var i = 0
+        if b[0] == 0x2D || b[0] == 0x2B { i = 1 }
+        func digits() -> Bool {
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            return i > start
+        }
+        guard digits() else { return nil }
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            guard digits() else { return nil }
+        }
+        if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+            i += 1
+            if i < b.count, b[i] == 0x2D || b[i] == 0x2B { i += 1 }
+            guard digits() else { return nil }
+        }
+        guard i == b.count, let d = Double(String(decoding: b, as: Swift.UTF8.self)), d.isFinite else { return nil }
+        return d
     }
 
     /// An optional sign and decimal digits: at most 19 characters, 20 with `-`; nil on overflow.
@@ -1563,6 +1596,7 @@ extension AppLink.Routing {
         switch value {
         case .string(let s): return s
         case .int(let i): return String(i)
+        case .double(let d): return d.description.hasSuffix(".0") ? String(d.description.dropLast(2)) : d.description
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return u.uuidString
         case .enumCase(let c): return c
@@ -1595,6 +1629,7 @@ extension AppLink.Routing {
             switch value {
             case .string(let s): return label + ": " + quoted(s)
             case .int(let i): return label + ": " + String(i)
+            case .double(let d): return label + ": " + d.description
             case .bool(let b): return label + ": " + (b ? "true" : "false")
             case .uuid(let u): return label + ": " + quoted(u.uuidString)
             case .enumCase(let c): return label + ": ." + c
