@@ -157,6 +157,7 @@ private func resolverSamplePages(_ graph: Graph) -> [Page] {
                 case .bool: value = .bool(pages.count % 2 == 0)
                 case .uuid: value = .uuid(PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!)
                 case .enumeration(_, let cases): value = .enumCase(cases.first ?? "")
+                case .list: value = .list([])
                 }
                 arguments.append(Page.Argument(label: parameter.label, value: value))
             }

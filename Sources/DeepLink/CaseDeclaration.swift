@@ -168,6 +168,28 @@ struct DeclarationParser {
                 "parameters need labels: write '\(labelled())'")
         }
         try expect(":", "':' after '\(label)'")
+        skipSpaces()
+        let isList = current == "["
+        if isList { position += 1 }
+        var type = try parseType()
+        if isList {
+            try expect("]", "']' after the list's element type")
+            type = .list(type)
+        }
+        skipSpaces()
+        guard current == "=" else { return Parameter(label: label, type: type) }
+        position += 1
+        skipSpaces()
+        let defaultOffset = position
+        let value = try isList ? parseListDefault(for: type, label: label) : parseDefault(for: type, label: label)
+        guard let value else {
+            throw error(.invalidDefault, at: defaultOffset, "invalid default for '\(label): \(type)'; \(example(type))")
+        }
+        return Parameter(label: label, type: type, defaultValue: value)
+    }
+
+    /// A type name that is not a list: built in or declared under `types:`.
+    mutating func parseType() throws(DeclarationError) -> ParameterType {
         let (typeOffset, typeName) = try identifier("type name")
         let type: ParameterType
         switch typeName {
@@ -183,16 +205,32 @@ struct DeclarationParser {
             }
             type = .enumeration(name: typeName, cases: cases)
         }
-        skipSpaces()
-        guard current == "=" else { return Parameter(label: label, type: type) }
+        return type
+    }
+
+    /// A list default: `[]` or `[value, value]`, each value as ``parseDefault(for:label:)`` reads it; `nil` when an
+    /// item does not fit.
+    mutating func parseListDefault(for type: ParameterType, label: String) throws(DeclarationError) -> Value? {
+        guard case .list(let element) = type, current == "[" else { return nil }
         position += 1
+        var items: [Value] = []
         skipSpaces()
-        let defaultOffset = position
-        let value = try parseDefault(for: type, label: label)
-        guard let value else {
-            throw error(.invalidDefault, at: defaultOffset, "invalid default for '\(label): \(type)'; \(example(type))")
+        if current == "]" {
+            position += 1
+            return .list(items)
         }
-        return Parameter(label: label, type: type, defaultValue: value)
+        while true {
+            skipSpaces()
+            guard let item = try parseDefault(for: element, label: label) else { return nil }
+            items.append(item)
+            skipSpaces()
+            if current == "," {
+                position += 1
+                continue
+            }
+            try expect("]", "',' or ']' in the list")
+            return .list(items)
+        }
     }
 
     /// True for a built-in type or one declared under `types:`.
@@ -239,6 +277,7 @@ struct DeclarationParser {
         case .uuid: return "expected a quoted UUID such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case .enumeration(let name, let cases):
             return "expected a case of \(name): " + cases.map { "." + $0 }.joined(separator: ", ")
+        case .list(let element): return "expected a list such as [] or [a, b] of which " + example(element)
         }
     }
 
@@ -269,7 +308,7 @@ struct DeclarationParser {
         case .enumeration(_, let cases):
             let name = word.hasPrefix(".") ? String(word.dropFirst()) : word
             return cases.contains(name) ? .enumCase(name) : nil
-        case .string, .uuid:
+        case .string, .uuid, .list:
             return nil
         }
     }

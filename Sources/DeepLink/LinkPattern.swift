@@ -118,7 +118,13 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
                         reason: "'{\(name)}' is not a parameter of '\(declaration)'; \(known)"))
                 continue
             }
-            if name == catchAllName, parameter.type != .string {
+            if case .list = parameter.type, !queryParameterNames.contains(name) {
+                problems.append(
+                    PatternError(
+                        code: .typeMismatch, text: text, offset: offset,
+                        reason: "'\(name)' is a list (\(parameter.type)), which a repeated query key binds: "
+                            + "write '?\(name)={\(name)}' instead of a path segment"))
+            } else if name == catchAllName, parameter.type != .string {
                 problems.append(
                     PatternError(
                         code: .typeMismatch, text: text, offset: offset,
@@ -164,7 +170,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownLabel
         /// A label without a default that the pattern does not bind.
         case unboundLabel
-        /// A label whose type cannot be bound this way (a catch-all on a non-String label).
+        /// A label whose type cannot be bound this way (a catch-all on a non-String label, a list in the path).
         case typeMismatch
     }
 

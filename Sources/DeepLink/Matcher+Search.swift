@@ -66,25 +66,26 @@ extension Matcher {
                     }
                     return false
                 }
+            case .query where argument.type.isList:
+                let key = table.bytes(table.queryKeys[Int(argument.index)])
+                let values = link.queryValues(key)
+                for value in values where !table.accepts(link.bytes(value), argument.type) {
+                    if trace != nil { traceQuery(route: index, key, mismatch: value, argument.type, link, &trace) }
+                    return false
+                }
+                if values.isEmpty, !argument.hasDefault {
+                    if trace != nil { traceQuery(route: index, key, missing: k, &trace) }
+                    return false
+                }
             case .query:
                 let key = table.bytes(table.queryKeys[Int(argument.index)])
                 if let value = link.queryValue(key) {
                     if !table.accepts(link.bytes(value), argument.type) {
-                        if trace != nil {
-                            let reason = mismatch(link.text(value), argument.type)
-                            let keyText = String(decoding: key, as: UTF8.self)
-                            trace?.append("\(routes[Int(index)].pattern): query '\(keyText)': \(reason)")
-                        }
+                        if trace != nil { traceQuery(route: index, key, mismatch: value, argument.type, link, &trace) }
                         return false
                     }
                 } else if !argument.hasDefault {
-                    if trace != nil {
-                        let label = routes[Int(index)].declaration.parameters[k].label
-                        let keyText = String(decoding: key, as: UTF8.self)
-                        trace?.append(
-                            "\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default"
-                        )
-                    }
+                    if trace != nil { traceQuery(route: index, key, missing: k, &trace) }
                     return false
                 }
             case .unbound:
@@ -99,6 +100,22 @@ extension Matcher {
             }
         }
         return true
+    }
+
+    /// Traces a query value of a route that does not convert to its type.
+    func traceQuery(
+        route index: Int32, _ key: UnsafeBufferPointer<UInt8>, mismatch value: Span, _ type: TypeCode,
+        _ link: LinkView, _ trace: inout [String]?
+    ) {
+        let keyText = String(decoding: key, as: UTF8.self)
+        trace?.append("\(routes[Int(index)].pattern): query '\(keyText)': \(mismatch(link.text(value), type))")
+    }
+
+    /// Traces a query key a route needs (its argument `k` has no default) and the link lacks.
+    func traceQuery(route index: Int32, _ key: UnsafeBufferPointer<UInt8>, missing k: Int, _ trace: inout [String]?) {
+        let label = routes[Int(index)].declaration.parameters[k].label
+        let keyText = String(decoding: key, as: UTF8.self)
+        trace?.append("\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default")
     }
 
     /// The page of an accepted route, arguments in declaration order.
@@ -141,6 +158,7 @@ extension Matcher {
     func argument(_ index: Int, _ restFrom: Int32, _ link: LinkView) -> Page.Argument {
         let argument = table.arguments[index]
         let spec = argument.spec
+        if spec.type.isList { return listArgument(argument, link) }
         let span: Span?
         switch spec.source {
         case .segment: span = link.segments[Int(spec.index)]
@@ -153,6 +171,14 @@ extension Matcher {
             return Page.Argument(label: argument.template.label, value: value)
         }
         return argument.template
+    }
+
+    /// A list argument of an accepted route: every value of its query key, or its default when there is none.
+    func listArgument(_ argument: RouteTable.ArgumentEntry, _ link: LinkView) -> Page.Argument {
+        let key = table.bytes(table.queryKeys[Int(argument.spec.index)])
+        let values = link.queryValues(key).compactMap { table.value(link.bytes($0), argument.spec.type) }
+        guard !values.isEmpty else { return argument.template }
+        return Page.Argument(label: argument.template.label, value: .list(values))
     }
 
     /// The first pattern at or below a trie node, with how many more share that position (for traces).

@@ -1,7 +1,8 @@
 import JSON
 
-/// The type of a page parameter: `String`, `Int`, `Double`, `Bool`, `UUID`, or an enum declared under `types:`.
-public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
+/// The type of a page parameter: `String`, `Int`, `Double`, `Bool`, `UUID`, an enum declared under `types:`, or a
+/// list of one of those (`[String]`), which a repeated query key binds.
+public indirect enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case string
     case int
     case double
@@ -9,8 +10,10 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case uuid
     /// A declared enum with its cases, e.g. `Sort: [price, rating]`.
     case enumeration(name: String, cases: [String])
+    /// `[Element]`: every value of a repeated query key, in order; the element is not a list.
+    case list(ParameterType)
 
-    /// The Swift spelling of the type: `String`, `Int`, `Sort`, …
+    /// The Swift spelling of the type: `String`, `Int`, `Sort`, `[String]`, …
     public var description: String {
         switch self {
         case .string: return "String"
@@ -19,10 +22,12 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
         case .bool: return "Bool"
         case .uuid: return "UUID"
         case .enumeration(let name, _): return name
+        case .list(let element): return "[\(element)]"
         }
     }
 
     /// Converts link text (already percent-decoded) into a value of this type, or `nil` when it does not convert.
+    /// A list converts one text into a list of one value.
     public func convert(_ text: Substring) -> Value? {
         switch self {
         case .string:
@@ -44,6 +49,8 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
             return PageUUID(uuidString: String(text)).map(Value.uuid)
         case .enumeration(_, let cases):
             return cases.contains(where: { $0 == text }) ? .enumCase(String(text)) : nil
+        case .list(let element):
+            return element.convert(text).map { .list([$0]) }
         }
     }
 
@@ -53,6 +60,14 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
         case (.int, .int(let i)): return .int(i)
         case (.double, .int(let i)): return .double(Double(i))
         case (.double, .double(let d)): return d.isFinite ? .double(d) : nil
+        case (.list(let element), .array(let items)):
+            var values: [Value] = []
+            for item in items {
+                guard let value = element.convert(item) else { return nil }
+                values.append(value)
+            }
+            return .list(values)
+        case (.list, _): return nil
         case (.bool, .bool(let b)): return .bool(b)
         case (_, .string(let s)): return convert(Substring(s))
         default: return nil
@@ -79,6 +94,8 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     case uuid(PageUUID)
     /// A case of a declared enum, without the leading dot.
     case enumCase(String)
+    /// The values of a list parameter, in the order of the link's query items.
+    indirect case list([Value])
 
     /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `UUID(uuidString: "…")!` is avoided: UUIDs print quoted.
     public var description: String {
@@ -89,10 +106,12 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return Value.swiftStringLiteral(u.uuidString)
         case .enumCase(let c): return "." + c
+        case .list(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
         }
     }
 
-    /// The value as it appears in a link, before percent-encoding.
+    /// The value as it appears in a link, before percent-encoding; a list's items joined by `,` (a list is written
+    /// as one query item per value, see ``Matcher/link(for:)``).
     public var linkText: String {
         switch self {
         case .string(let s): return s
@@ -101,10 +120,12 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return u.uuidString
         case .enumCase(let c): return c
+        case .list(let items): return items.map(\.linkText).joined(separator: ",")
         }
     }
 
-    /// The value in decision JSON: strings, integers and Booleans as such; UUIDs and enum cases as strings.
+    /// The value in decision JSON: strings, integers and Booleans as such; UUIDs and enum cases as strings; lists
+    /// as arrays.
     public var json: JSON {
         switch self {
         case .string(let s): return .string(s)
@@ -113,6 +134,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .bool(let b): return .bool(b)
         case .uuid(let u): return .string(u.uuidString)
         case .enumCase(let c): return .string(c)
+        case .list(let items): return .array(items.map(\.json))
         }
     }
 
@@ -125,6 +147,13 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .uuid(let u): JSON.writeString(u.uuidString, into: &out)
         case .enumCase(let c): JSON.writeString(c, into: &out)
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.writeJSON(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -139,6 +168,13 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         case .enumCase(let c):
             out.append(UInt8(ascii: "."))
             out.append(utf8: c)
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { JSON.writeRaw(", ", into: &out) }
+                item.writeDescription(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -147,6 +183,12 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     static func linkText(_ d: Double) -> String {
         let text = d.description
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// True for a ``list(_:)``.
+    public var isList: Bool {
+        if case .list = self { return true }
+        return false
     }
 
     /// True when the value's description is its text as it is, or that text between quotes: a string value with
@@ -399,6 +441,8 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
                 case .enumCase(let name):
                     out.append(UInt8(ascii: "."))
                     JSON.writeStringContents(name, into: &out)
+                case .list:
+                    return false  // built and escaped as a whole
                 }
             }
             return true

@@ -7,6 +7,8 @@ struct TypeCode: Equatable {
     var kind: Kind
     /// Index into ``RouteTable/enums`` for an enumeration, else -1.
     var enumIndex: Int32
+    /// A list of `kind`: every query item of the key, each converted.
+    var isList = false
 
     static let string = TypeCode(kind: .string, enumIndex: -1)
 }

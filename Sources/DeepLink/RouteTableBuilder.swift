@@ -120,6 +120,10 @@ struct RouteTableBuilder {
             for c in cases { enumCases.append(store(c)) }
             enums.append(Span(start: start, end: Int32(enumCases.count)))
             return TypeCode(kind: .enumeration, enumIndex: Int32(enumTypes.count - 1))
+        case .list(let element):
+            var code = typeCode(element)
+            code.isList = true
+            return code
         }
     }
 }

@@ -42,6 +42,7 @@ import Testing
         case .bool: return .bool(true)
         case .uuid: return .uuid(uuid)
         case .enumeration(_, let cases): return .enumCase(cases.first ?? "")
+        case .list(let element): return .list([sample(Parameter(label: parameter.label, type: element))])
         }
     }
 

@@ -123,6 +123,96 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
     }
 
+    /// List parameters bound by repeated query keys, with and without defaults, of every element type.
+    static let listsConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Lists", "schemes": ["lists"], "hosts": ["lists.example.com"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "search(tags: [String] = [], sizes: [Int] = [], sort: Sort = price)":
+                  "/search?tag={tags}&size={sizes}&sort={sort}",
+                "compare(ids: [UUID], weights: [Double] = [1, 0.5], flags: [Bool] = [])":
+                  "/compare?id={ids}&w={weights}&f={flags}",
+                "pick(sorts: [Sort] = [price])": ["/pick?s={sorts}", "/p/{sorts}/x"]
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func listsAgreeWithTheDaemon() throws {
+        // The second pattern of `pick` binds a list in the path: the config loads only without it.
+        let text = Self.listsConfig.replacingOccurrences(
+            of: #"["/pick?s={sorts}", "/p/{sorts}/x"]"#, with: #""/pick?s={sorts}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "lists.json")
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/search?tag=b&tag=a&tag=b", "/search?tag=&tag=a+b&size=1&sort=rating&size=-2", "/search?size=1&size=x",
+            "/compare?id=\(uuid)", "/compare?id=\(uuid)&id=\(uuid.lowercased())&w=2.5&w=-1&f=1&f=false",
+            "/compare", "/compare?id=x", "/compare?id=\(uuid)&f=yes", "/pick", "/pick?s=rating&s=price",
+            "/pick?s=Price", "lists://search?tag=%26&tag=%2B",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
+    }
+
+    /// The generated decoder reads a page object of notifyd's decisions whose list arguments are arrays (of
+    /// strings, numbers and Booleans), and a lone value where the list has one item.
+    @Test func theDecoderReadsListArgumentsAsArrays() throws {
+        let text = Self.listsConfig.replacingOccurrences(
+            of: #"["/pick?s={sorts}", "/p/{sorts}/x"]"#, with: #""/pick?s={sorts}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "lists.json")
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        let links = [
+            "/search?tag=b&tag=a&size=3&size=-1&sort=rating", "/compare?id=\(uuid)&w=2.5&w=-1&f=1&f=false", "/pick",
+            "/search",
+        ]
+        let pages = try links.map { try #require(graph.matcher.match($0).page, "\($0)") }
+        var objects = pages.map(\.json.serialized)
+        objects.append(#"{"id": "catalog.search", "arguments": {"tags": "lone", "sizes": [1.0]}}"#)
+        objects.append(#"{"id": "catalog.compare", "arguments": {"ids": ["x"]}}"#)
+        let main = """
+            import Foundation
+            for line in try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).split(separator: "\\n") {
+                do {
+                    let page = try JSONDecoder().decode(AppLink.self, from: Data(line.utf8))
+                    print(page.description + "\\t" + (page.link ?? "-"))
+                } catch {
+                    print("error")
+                }
+            }
+
+            """
+        let directory = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("pages.jsonl")
+        try Data(objects.joined(separator: "\n").utf8).write(to: input)
+        let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "lists.json")).generate()
+        let executable = try SwiftToolchain.compile(["AppLink.swift": source, "main.swift": main], in: directory)
+        let run = try SwiftToolchain.run(executable, [input.path], in: directory)
+        try #require(run.status == 0, "the driver failed: \(run.errors)")
+        var expected = pages.map { "\($0.description)\t\(graph.matcher.link(for: $0) ?? "-")" }
+        expected.append(
+            #"catalog.search(tags: ["lone"], sizes: [1], sort: .price)"# + "\t"
+                + "lists://search?tag=lone&size=1")
+        expected.append("error")
+        #expect(run.output.split(separator: "\n").map(String.init) == expected)
+    }
+
+    @Test func aListInThePathIsRefusedByValidation() {
+        let loaded = ConfigLoader.load(Array(Self.listsConfig.utf8), file: "lists.json")
+        guard case .failure(let failure) = loaded else {
+            Issue.record("the config loads with a list in the path")
+            return
+        }
+        #expect(failure.errors.map(\.code) == ["pattern-parameter-type"])
+    }
+
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
         let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
         let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")

@@ -166,6 +166,7 @@ struct LargeGraphGenerator {
                 "a%2Bb",
                 "x%26y%3Dz",
             ]
+        case .list(let element): return values(element)
         }
     }
 
@@ -307,7 +308,7 @@ struct LargeGraphGenerator {
         case .uuid:
             return ["E621E1F8", "E621E1F8C36C495A93FC0C247A3E6E5F", "g621e1f8-c36c-495a-93fc-0c247a3e6e5f", "1"]
         case .enumeration(_, let cases): return ["purple", "RED", "Xl", "%72e"] + cases.map { $0 + "x" }
-        case .string: return []
+        case .string, .list: return []
         }
     }
 }

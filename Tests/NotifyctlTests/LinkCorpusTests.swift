@@ -76,6 +76,22 @@ import Testing
         }
     }
 
+    /// A list parameter is printed at its default (no query item) and with two items, in order.
+    @Test func listsArePrintedAsRepeatedQueryItems() throws {
+        let text = CodegenAgreementTests.listsConfig.replacingOccurrences(
+            of: #"["/pick?s={sorts}", "/p/{sorts}/x"]"#, with: #""/pick?s={sorts}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "lists.json")
+        let links = LinkCorpus.synthesized(from: [graph]).items.compactMap(\.link)
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"  // diff's example UUID
+        for link in [
+            "lists://search", "lists://search?tag=example&tag=example", "lists://search?size=42&size=42",
+            "lists://pick", "lists://pick?s=price&s=rating", "lists://compare?id=\(uuid)&id=\(uuid)",
+            "lists://compare?id=\(uuid)&id=\(uuid)&f=true&f=false",
+        ] {
+            #expect(links.contains(link), "\(link) is missing")
+        }
+    }
+
     @Test func aLinksFileCountsRepeatsAndSkipsCommentsAndBlankLines() throws {
         let corpus = try LinkCorpus.read(Array("a\n\n# b\n a \r\nc\n".utf8), name: "f")
         #expect(corpus.items == [.link("a"), .link("c")])

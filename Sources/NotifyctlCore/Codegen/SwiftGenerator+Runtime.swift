@@ -13,20 +13,23 @@ extension SwiftGenerator {
 
         extension AppLink.Routing {
             /// A parameter's type, as links spell it.
-            enum Kind: Hashable {
+            indirect enum Kind: Hashable, Sendable {
                 case string, int, double, bool, uuid
                 /// An enum of `types:`, by its index in `enums`.
                 case enumeration(Int)
+                /// Every value of a repeated query key.
+                case list(Kind)
             }
 
             /// One argument of a page, whatever its type.
-            enum Value: Hashable {
+            enum Value: Hashable, Sendable {
                 case string(String)
                 case int(Int)
                 case double(Double)
                 case bool(Bool)
                 case uuid(UUID)
                 case enumCase(String)
+                indirect case list([Value])
 
                 var stringValue: String? {
                     if case .string(let v) = self { return v }
@@ -54,6 +57,16 @@ extension SwiftGenerator {
                 }
                 func enumeration<T: Swift.RawRepresentable>() -> T? where T.RawValue == String {
                     caseName.flatMap(T.init(rawValue:))
+                }
+                /// The items of a list, each as `element` reads it; nil when one does not fit.
+                func list<T>(_ element: (Value) -> T?) -> [T]? {
+                    guard case .list(let items) = self else { return nil }
+                    var out: [T] = []
+                    for item in items {
+                        guard let value = element(item) else { return nil }
+                        out.append(value)
+                    }
+                    return out
                 }
             }
 
@@ -194,6 +207,10 @@ extension SwiftGenerator {
                     query.first(where: { $0.key == key })?.value
                 }
 
+                func values(_ key: [UInt8]) -> [[UInt8]] {
+                    query.filter { $0.key == key }.map(\.value)
+                }
+
                 func rest(from depth: Int) -> [UInt8] {
                     Array(segments[depth...].joined(separator: [0x2F]))
                 }
@@ -207,6 +224,12 @@ extension SwiftGenerator {
                 let page = pages[routes[route].page]
                 var values: [Value] = []
                 for (k, source) in table.sources[route].enumerated() {
+                    if case .list = page.kinds[k], case .query(let key) = source {
+                        let items = link.values(key).compactMap { convert($0, page.kinds[k]) }
+                        guard let value = items.isEmpty ? page.defaults[k] : .list(items) else { return nil }
+                        values.append(value)
+                        continue
+                    }
                     let text: [UInt8]?
                     switch source {
                     case .segment(let depth): text = link.segments[depth]
@@ -222,17 +245,23 @@ extension SwiftGenerator {
                 return (routes[route].page, values)
             }
 
-            /// The page `id` (`cart.offer`) with arguments written as in links; labels left out take their
-            /// defaults. Nil for an unknown page or label, a missing argument or a value that does not convert.
-            static func page(id: String, arguments: [String: String]) -> (page: Int, values: [Value])? {
+            /// The page `id` (`cart.offer`) with arguments written as in links, a list's as its items; labels left
+            /// out take their defaults. Nil for an unknown page or label, a missing argument, a value that does not
+            /// convert, or several values for a parameter that is not a list.
+            static func page(id: String, arguments: [String: [String]]) -> (page: Int, values: [Value])? {
                 guard let index = pages.firstIndex(where: { $0.id == id }) else { return nil }
                 let info = pages[index]
                 guard arguments.keys.allSatisfy(info.labels.contains) else { return nil }
                 var values: [Value] = []
                 for (k, label) in info.labels.enumerated() {
                     let value: Value?
-                    if let text = arguments[label] {
-                        value = convert(Array(text.utf8), info.kinds[k])
+                    if let texts = arguments[label] {
+                        if case .list = info.kinds[k] {
+                            let items = texts.compactMap { convert(Array($0.utf8), info.kinds[k]) }
+                            value = items.count == texts.count ? .list(items) : nil
+                        } else {
+                            value = texts.count == 1 ? convert(Array(texts[0].utf8), info.kinds[k]) : nil
+                        }
                     } else {
                         value = info.defaults[k]
                     }
@@ -271,7 +300,11 @@ extension SwiftGenerator {
                             return false
                         }
                     case .query(let key):
-                        if let value = link.value(key) {
+                        if case .list = page.kinds[k] {
+                            let values = link.values(key)
+                            if values.contains(where: { convert($0, page.kinds[k]) == nil }) { return false }
+                            if values.isEmpty, page.defaults[k] == nil { return false }
+                        } else if let value = link.value(key) {
                             if convert(value, page.kinds[k]) == nil { return false }
                         } else if page.defaults[k] == nil {
                             return false
@@ -283,9 +316,10 @@ extension SwiftGenerator {
                 return true
             }
 
-            /// The value of link text as `kind`, or nil when it does not convert.
+            /// The value of link text as `kind` (an item of a list as its element), or nil when it does not convert.
             static func convert(_ text: [UInt8], _ kind: Kind) -> Value? {
                 switch kind {
+                case .list(let element): return convert(text, element)
                 case .string: return .string(String(decoding: text, as: Swift.UTF8.self))
                 case .int: return parseInt(text).map(Value.int)
                 case .double: return parseDouble(text).map(Value.double)
@@ -607,6 +641,7 @@ extension SwiftGenerator {
                     case .literal(let text):
                         path += "/" + percentEncode(text, query: false)
                     case .parameter(let k):
+                        if case .list = values[k] { return nil }
                         let text = linkText(values[k])
                         guard !text.isEmpty else { return nil }
                         path += "/" + percentEncode(text, query: false)
@@ -619,9 +654,13 @@ extension SwiftGenerator {
                 if path.isEmpty { path = "/" }
                 var separator = "?"
                 for binding in route.query where values[binding.parameter] != pages[route.page].defaults[binding.parameter] {
-                    let value = linkText(values[binding.parameter])
-                    path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
-                    separator = "&"
+                    var items = [values[binding.parameter]]
+                    if case .list(let list) = values[binding.parameter] { items = list }
+                    for item in items {
+                        let value = linkText(item)
+                        path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
+                        separator = "&"
+                    }
                 }
                 return path
             }
@@ -634,6 +673,7 @@ extension SwiftGenerator {
                 case .bool(let b): return b ? "true" : "false"
                 case .uuid(let u): return u.uuidString
                 case .enumCase(let c): return c
+                case .list(let items): return items.map(linkText).joined(separator: ",")
                 }
             }
 
@@ -659,17 +699,21 @@ extension SwiftGenerator {
             static func describe(page: Int, values: [Value]) -> String {
                 let info = pages[page]
                 guard !values.isEmpty else { return info.id }
-                let arguments = Swift.zip(info.labels, values).map { label, value -> String in
-                    switch value {
-                    case .string(let s): return label + ": " + quoted(s)
-                    case .int(let i): return label + ": " + String(i)
-                    case .double(let d): return label + ": " + d.description
-                    case .bool(let b): return label + ": " + (b ? "true" : "false")
-                    case .uuid(let u): return label + ": " + quoted(u.uuidString)
-                    case .enumCase(let c): return label + ": ." + c
-                    }
-                }
+                let arguments = Swift.zip(info.labels, values).map { label, value in label + ": " + describe(value) }
                 return info.id + "(" + arguments.joined(separator: ", ") + ")"
+            }
+
+            /// One argument as Swift source: `"SUMMER"`, `42`, `.price`, `["a", "b"]`.
+            static func describe(_ value: Value) -> String {
+                switch value {
+                case .string(let s): return quoted(s)
+                case .int(let i): return String(i)
+                case .double(let d): return d.description
+                case .bool(let b): return b ? "true" : "false"
+                case .uuid(let u): return quoted(u.uuidString)
+                case .enumCase(let c): return "." + c
+                case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+                }
             }
 
             static func quoted(_ s: String) -> String {

@@ -127,11 +127,17 @@ extension SwiftGenerator {
         case .bool: return ".bool"
         case .uuid: return ".uuid"
         case .enumeration(let name, _): return ".enumeration(\(enumIndex[name] ?? -1))"
+        case .list(let element): return ".list(\(kind(element, enumIndex)))"
         }
     }
 
     func defaultValue(_ value: Value?) -> String {
         guard let value else { return "nil" }
+        return routingLiteral(value)
+    }
+
+    /// A value as a `Routing.Value` expression: `.string("all")`, `.list([.int(1)])`.
+    func routingLiteral(_ value: Value) -> String {
         switch value {
         case .string(let s): return ".string(\(SwiftNames.stringLiteral(s)))"
         case .int(let i): return ".int(\(i))"
@@ -139,6 +145,7 @@ extension SwiftGenerator {
         case .bool(let b): return ".bool(\(b))"
         case .uuid(let u): return ".uuid(UUID(uuidString: \(SwiftNames.stringLiteral(u.uuidString)))!)"
         case .enumCase(let c): return ".enumCase(\(SwiftNames.stringLiteral(c)))"
+        case .list(let items): return ".list([" + items.map(routingLiteral).joined(separator: ", ") + "])"
         }
     }
 }

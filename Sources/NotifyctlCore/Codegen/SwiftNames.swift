@@ -56,6 +56,7 @@ enum SwiftNames {
         switch type {
         case .string, .int, .double, .bool, .uuid: return type.description
         case .enumeration(let name, _): return identifier(name)
+        case .list(let element): return "[" + typeName(element) + "]"
         }
     }
 
@@ -69,6 +70,7 @@ enum SwiftNames {
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return "UUID(uuidString: \(stringLiteral(u.uuidString)))!"
         case .enumCase(let c): return "." + identifier(c)
+        case .list(let items): return "[" + items.map(literal).joined(separator: ", ") + "]"
         }
     }
 

@@ -14,6 +14,11 @@ enum ExampleValues {
         case .bool: return [.bool(true), .bool(false)]
         case .uuid: return [.uuid(sampleUUID)]
         case .enumeration(_, let cases): return cases.map(Value.enumCase)
+        case .list(let element):
+            // Two items, in an order the printer must keep; the empty list comes from a default of [].
+            let items = of(element)
+            guard let first = items.first else { return [] }
+            return [.list([first, items.count > 1 ? items[1] : first])]
         }
     }
 

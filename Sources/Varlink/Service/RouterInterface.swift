@@ -21,8 +21,8 @@ public enum RouterInterface {
         type Page (
           # The page id, "coordinator.case", e.g. "cart.offer".
           id: string,
-          # The case's arguments by label, typed as declared: strings, integers and
-          # booleans as JSON values, UUIDs and enum cases as strings.
+          # The case's arguments by label, typed as declared: strings, numbers and
+          # booleans as JSON values, UUIDs and enum cases as strings, lists as arrays.
           arguments: object,
           # The page written as a Swift case, e.g. cart.offer(id: "SUMMER").
           description: string

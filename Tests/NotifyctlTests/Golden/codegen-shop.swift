@@ -155,7 +155,13 @@ enum AppLink: Hashable, Sendable, CustomStringConvertible {
     /// links (`["id": "SUMMER"]`); labels left out take their defaults. Nil for an unknown page or label,
     /// a missing argument, or a value that does not convert to its parameter's type.
     init?(id: String, arguments: [String: String] = [:]) {
-        guard let (page, values) = Routing.page(id: id, arguments: arguments) else { return nil }
+        self.init(id: id, argumentLists: arguments.mapValues { [$0] })
+    }
+
+    /// The page with this id and arguments written as in links, each as a list: a list parameter's
+    /// items in order (`["tags": ["a", "b"]]`), one item for any other parameter.
+    init?(id: String, argumentLists: [String: [String]]) {
+        guard let (page, values) = Routing.page(id: id, arguments: argumentLists) else { return nil }
         self.init(routing: page, values)
     }
 
@@ -799,12 +805,20 @@ extension AppLink: Swift.Decodable {
         _ container: Swift.KeyedDecodingContainer<NotifydKey>, idKey: String
     ) throws -> AppLink {
         let id = try container.decode(String.self, forKey: NotifydKey(idKey))
-        var arguments: [String: String] = [:]
+        var arguments: [String: [String]] = [:]
         if container.contains(NotifydKey("arguments")) {
             let values = try container.nestedContainer(keyedBy: NotifydKey.self, forKey: NotifydKey("arguments"))
-            for key in values.allKeys { arguments[key.stringValue] = try linkText(values, key) }
+            // An array is read as a list only for a list parameter: anywhere else it is no argument at all.
+            let kinds = Routing.pages.first(where: { $0.id == id }).map {
+                Dictionary(uniqueKeysWithValues: Swift.zip($0.labels, $0.kinds))
+            }
+            for key in values.allKeys {
+                var isList = false
+                if case .list = kinds?[key.stringValue] { isList = true }
+                arguments[key.stringValue] = try linkTexts(values, key, isList: isList)
+            }
         }
-        if let page = AppLink(id: id, arguments: arguments) { return page }
+        if let page = AppLink(id: id, argumentLists: arguments) { return page }
         guard Routing.pages.contains(where: { $0.id == id }) else {
             throw NotifydDecisionError.unknownPage(
                 id, path: NotifydKey.path(container.codingPath + [NotifydKey(idKey)]))
@@ -813,19 +827,30 @@ extension AppLink: Swift.Decodable {
             page: id, path: NotifydKey.path(container.codingPath + [NotifydKey("arguments")]))
     }
 
-    /// An argument as links write it: a string as it is, a Boolean or a number as its JSON text.
-    fileprivate static func linkText(
-        _ values: Swift.KeyedDecodingContainer<NotifydKey>, _ key: NotifydKey
-    ) throws -> String {
-        if let text = try? values.decode(String.self, forKey: key) { return text }
-        if let flag = try? values.decode(Bool.self, forKey: key) { return flag ? "true" : "false" }
-        if let number = try? values.decode(Int.self, forKey: key) { return String(number) }
-        if let number = try? values.decode(Swift.Double.self, forKey: key) { return String(number) }
+    /// An argument as links write it, as a list: a list's items (an array, or a lone value as one item), or
+    /// the one value of any other argument; a string as it is, a Boolean or a number as its JSON text.
+    fileprivate static func linkTexts(
+        _ values: Swift.KeyedDecodingContainer<NotifydKey>, _ key: NotifydKey, isList: Bool
+    ) throws -> [String] {
+        guard isList, var items = try? values.nestedUnkeyedContainer(forKey: key) else {
+            return [try linkText(try values.superDecoder(forKey: key).singleValueContainer())]
+        }
+        var texts: [String] = []
+        while !items.isAtEnd { texts.append(try linkText(try items.superDecoder().singleValueContainer())) }
+        return texts
+    }
+
+    /// One value as links write it.
+    fileprivate static func linkText(_ value: any Swift.SingleValueDecodingContainer) throws -> String {
+        if let text = try? value.decode(String.self) { return text }
+        if let flag = try? value.decode(Bool.self) { return flag ? "true" : "false" }
+        if let number = try? value.decode(Int.self) { return String(number) }
+        if let number = try? value.decode(Swift.Double.self) { return String(number) }
         throw Swift.DecodingError.typeMismatch(
             String.self,
             Swift.DecodingError.Context(
-                codingPath: values.codingPath + [key],
-                debugDescription: "a page argument is a string, a number or a Boolean"))
+                codingPath: value.codingPath,
+                debugDescription: "a page argument is a string, a number, a Boolean or a list of them"))
     }
 }
 
@@ -979,20 +1004,23 @@ extension AppLink {
 
 extension AppLink.Routing {
     /// A parameter's type, as links spell it.
-    enum Kind: Hashable {
+    indirect enum Kind: Hashable, Sendable {
         case string, int, double, bool, uuid
         /// An enum of `types:`, by its index in `enums`.
         case enumeration(Int)
+        /// Every value of a repeated query key.
+        case list(Kind)
     }
 
     /// One argument of a page, whatever its type.
-    enum Value: Hashable {
+    enum Value: Hashable, Sendable {
         case string(String)
         case int(Int)
         case double(Double)
         case bool(Bool)
         case uuid(UUID)
         case enumCase(String)
+        indirect case list([Value])
 
         var stringValue: String? {
             if case .string(let v) = self { return v }
@@ -1020,6 +1048,16 @@ extension AppLink.Routing {
         }
         func enumeration<T: Swift.RawRepresentable>() -> T? where T.RawValue == String {
             caseName.flatMap(T.init(rawValue:))
+        }
+        /// The items of a list, each as `element` reads it; nil when one does not fit.
+        func list<T>(_ element: (Value) -> T?) -> [T]? {
+            guard case .list(let items) = self else { return nil }
+            var out: [T] = []
+            for item in items {
+                guard let value = element(item) else { return nil }
+                out.append(value)
+            }
+            return out
         }
     }
 
@@ -1160,6 +1198,10 @@ extension AppLink.Routing {
             query.first(where: { $0.key == key })?.value
         }
 
+        func values(_ key: [UInt8]) -> [[UInt8]] {
+            query.filter { $0.key == key }.map(\.value)
+        }
+
         func rest(from depth: Int) -> [UInt8] {
             Array(segments[depth...].joined(separator: [0x2F]))
         }
@@ -1173,6 +1215,12 @@ extension AppLink.Routing {
         let page = pages[routes[route].page]
         var values: [Value] = []
         for (k, source) in table.sources[route].enumerated() {
+            if case .list = page.kinds[k], case .query(let key) = source {
+                let items = link.values(key).compactMap { convert($0, page.kinds[k]) }
+                guard let value = items.isEmpty ? page.defaults[k] : .list(items) else { return nil }
+                values.append(value)
+                continue
+            }
             let text: [UInt8]?
             switch source {
             case .segment(let depth): text = link.segments[depth]
@@ -1188,17 +1236,23 @@ extension AppLink.Routing {
         return (routes[route].page, values)
     }
 
-    /// The page `id` (`cart.offer`) with arguments written as in links; labels left out take their
-    /// defaults. Nil for an unknown page or label, a missing argument or a value that does not convert.
-    static func page(id: String, arguments: [String: String]) -> (page: Int, values: [Value])? {
+    /// The page `id` (`cart.offer`) with arguments written as in links, a list's as its items; labels left
+    /// out take their defaults. Nil for an unknown page or label, a missing argument, a value that does not
+    /// convert, or several values for a parameter that is not a list.
+    static func page(id: String, arguments: [String: [String]]) -> (page: Int, values: [Value])? {
         guard let index = pages.firstIndex(where: { $0.id == id }) else { return nil }
         let info = pages[index]
         guard arguments.keys.allSatisfy(info.labels.contains) else { return nil }
         var values: [Value] = []
         for (k, label) in info.labels.enumerated() {
             let value: Value?
-            if let text = arguments[label] {
-                value = convert(Array(text.utf8), info.kinds[k])
+            if let texts = arguments[label] {
+                if case .list = info.kinds[k] {
+                    let items = texts.compactMap { convert(Array($0.utf8), info.kinds[k]) }
+                    value = items.count == texts.count ? .list(items) : nil
+                } else {
+                    value = texts.count == 1 ? convert(Array(texts[0].utf8), info.kinds[k]) : nil
+                }
             } else {
                 value = info.defaults[k]
             }
@@ -1237,7 +1291,11 @@ extension AppLink.Routing {
                     return false
                 }
             case .query(let key):
-                if let value = link.value(key) {
+                if case .list = page.kinds[k] {
+                    let values = link.values(key)
+                    if values.contains(where: { convert($0, page.kinds[k]) == nil }) { return false }
+                    if values.isEmpty, page.defaults[k] == nil { return false }
+                } else if let value = link.value(key) {
                     if convert(value, page.kinds[k]) == nil { return false }
                 } else if page.defaults[k] == nil {
                     return false
@@ -1249,9 +1307,10 @@ extension AppLink.Routing {
         return true
     }
 
-    /// The value of link text as `kind`, or nil when it does not convert.
+    /// The value of link text as `kind` (an item of a list as its element), or nil when it does not convert.
     static func convert(_ text: [UInt8], _ kind: Kind) -> Value? {
         switch kind {
+        case .list(let element): return convert(text, element)
         case .string: return .string(String(decoding: text, as: Swift.UTF8.self))
         case .int: return parseInt(text).map(Value.int)
         case .double: return parseDouble(text).map(Value.double)
@@ -1573,6 +1632,7 @@ extension AppLink.Routing {
             case .literal(let text):
                 path += "/" + percentEncode(text, query: false)
             case .parameter(let k):
+                if case .list = values[k] { return nil }
                 let text = linkText(values[k])
                 guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, query: false)
@@ -1585,9 +1645,13 @@ extension AppLink.Routing {
         if path.isEmpty { path = "/" }
         var separator = "?"
         for binding in route.query where values[binding.parameter] != pages[route.page].defaults[binding.parameter] {
-            let value = linkText(values[binding.parameter])
-            path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
-            separator = "&"
+            var items = [values[binding.parameter]]
+            if case .list(let list) = values[binding.parameter] { items = list }
+            for item in items {
+                let value = linkText(item)
+                path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
+                separator = "&"
+            }
         }
         return path
     }
@@ -1600,6 +1664,7 @@ extension AppLink.Routing {
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return u.uuidString
         case .enumCase(let c): return c
+        case .list(let items): return items.map(linkText).joined(separator: ",")
         }
     }
 
@@ -1625,17 +1690,21 @@ extension AppLink.Routing {
     static func describe(page: Int, values: [Value]) -> String {
         let info = pages[page]
         guard !values.isEmpty else { return info.id }
-        let arguments = Swift.zip(info.labels, values).map { label, value -> String in
-            switch value {
-            case .string(let s): return label + ": " + quoted(s)
-            case .int(let i): return label + ": " + String(i)
-            case .double(let d): return label + ": " + d.description
-            case .bool(let b): return label + ": " + (b ? "true" : "false")
-            case .uuid(let u): return label + ": " + quoted(u.uuidString)
-            case .enumCase(let c): return label + ": ." + c
-            }
-        }
+        let arguments = Swift.zip(info.labels, values).map { label, value in label + ": " + describe(value) }
         return info.id + "(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// One argument as Swift source: `"SUMMER"`, `42`, `.price`, `["a", "b"]`.
+    static func describe(_ value: Value) -> String {
+        switch value {
+        case .string(let s): return quoted(s)
+        case .int(let i): return String(i)
+        case .double(let d): return d.description
+        case .bool(let b): return b ? "true" : "false"
+        case .uuid(let u): return quoted(u.uuidString)
+        case .enumCase(let c): return "." + c
+        case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+        }
     }
 
     static func quoted(_ s: String) -> String {
