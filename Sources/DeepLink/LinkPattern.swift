@@ -218,7 +218,10 @@ struct PatternParser {
             var end = start
             while end < queryStart, chars[end] != "/" { end += 1 }
             if end == start {
-                throw error(.emptySegment, at: start, "empty path segment; remove the extra '/'")
+                throw error(
+                    .emptySegment, at: start,
+                    "empty path segment: a link's empty segments are dropped ('//cart' is '/cart'), so this one "
+                        + "could never match; remove the extra '/'")
             }
             if case .catchAll(let name) = segments.last {
                 throw error(
@@ -229,7 +232,8 @@ struct PatternParser {
             if end == queryStart - 1 { break }
         }
         var query: [LinkPattern.QueryBinding] = []
-        if queryStart < chars.count {
+        // A `?` with nothing after it is no query, as in the links and patterns of other routers (`/search?`).
+        if queryStart < chars.count - 1 {
             var start = queryStart + 1
             while true {
                 var end = start
