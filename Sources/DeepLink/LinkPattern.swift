@@ -38,12 +38,17 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         let segments: [Segment]
         let query: [QueryBinding]
         let nameOffsets: [String: Int]
+        let isLastOptional: Bool
 
-        init(text: String, segments: [Segment], query: [QueryBinding], nameOffsets: [String: Int]) {
+        init(
+            text: String, segments: [Segment], query: [QueryBinding], nameOffsets: [String: Int],
+            isLastOptional: Bool = false
+        ) {
             self.text = text
             self.segments = segments
             self.query = query
             self.nameOffsets = nameOffsets
+            self.isLastOptional = isLastOptional
         }
     }
 
@@ -57,6 +62,18 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
     public var query: [QueryBinding] { storage.query }
     /// Character offset of each bound name in `text`, for error messages.
     var nameOffsets: [String: Int] { storage.nameOffsets }
+
+    /// The name of the last path segment when it is written `{name?}`: a link may leave that segment out, and the
+    /// label then takes its default (`/search/{q?}` matches `/search` and `/search/shoes`).
+    public var optionalName: String? {
+        guard storage.isLastOptional, case .parameter(let name) = segments.last else { return nil }
+        return name
+    }
+
+    /// The path without its optional last segment, when it has one: the other path the pattern matches.
+    public var segmentsWithoutOptional: [Segment]? {
+        optionalName == nil ? nil : Array(segments.dropLast())
+    }
 
     /// Patterns are equal when written the same: the text decides everything else.
     public static func == (lhs: LinkPattern, rhs: LinkPattern) -> Bool {
@@ -118,6 +135,13 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
                         reason: "'{\(name)}' is not a parameter of '\(declaration)'; \(known)"))
                 continue
             }
+            if name == optionalName, parameter.defaultValue == nil {
+                problems.append(
+                    PatternError(
+                        code: .unboundLabel, text: text, offset: offset,
+                        reason: "'{\(name)?}' may be left out of a link, so '\(name)' needs a default: "
+                            + "declare '\(name): \(parameter.type) = …'"))
+            }
             if case .list = parameter.type, !queryParameterNames.contains(name) {
                 problems.append(
                     PatternError(
@@ -162,6 +186,8 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case duplicateName
         /// `{name...}` before the last segment, or in the query.
         case catchAllNotLast
+        /// `{name?}` before the last path segment, on a catch-all, or in the query.
+        case optionalNotLast
         /// A query part that is not `key={name}`, or a key given twice.
         case invalidQuery
         /// A character a pattern cannot hold (space, control character, `#`) or a bad `%` escape.
@@ -191,6 +217,8 @@ struct PatternParser {
     let text: String
     let chars: [Character]
     var nameOffsets: [String: Int] = [:]
+    /// Whether the segment parsed last was `{name?}`.
+    var isLastOptional = false
 
     init(text: String) {
         self.text = text
@@ -205,7 +233,16 @@ struct PatternParser {
         guard chars.first == "/" else {
             throw error(.missingLeadingSlash, at: 0, "a pattern starts with '/', e.g. '/offers/{id}'")
         }
-        let queryStart = chars.firstIndex(of: "?") ?? chars.count
+        // The query starts at the first '?' outside braces: `{q?}` is an optional segment.
+        var queryStart = chars.count
+        var inBraces = false
+        for (i, c) in chars.enumerated() {
+            if c == "{" { inBraces = true } else if c == "}" { inBraces = false }
+            if c == "?", !inBraces {
+                queryStart = i
+                break
+            }
+        }
         for (i, c) in chars.enumerated() {
             if c == "#" { throw error(.invalidCharacter, at: i, "a pattern cannot hold a fragment ('#')") }
             if c == " " || c.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
@@ -226,6 +263,11 @@ struct PatternParser {
             if case .catchAll(let name) = segments.last {
                 throw error(
                     .catchAllNotLast, at: start - 1, "catch-all '{\(name)...}' must be the last path segment")
+            }
+            if isLastOptional, case .parameter(let name) = segments.last {
+                throw error(
+                    .optionalNotLast, at: start - 1,
+                    "optional '{\(name)?}' must be the last path segment: a link leaves out only its end")
             }
             segments.append(try parseSegment(start, end))
             start = end + 1
@@ -248,7 +290,8 @@ struct PatternParser {
             }
         }
         return LinkPattern(
-            storage: LinkPattern.Storage(text: text, segments: segments, query: query, nameOffsets: nameOffsets))
+            storage: LinkPattern.Storage(
+                text: text, segments: segments, query: query, nameOffsets: nameOffsets, isLastOptional: isLastOptional))
     }
 
     mutating func parseSegment(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
@@ -264,9 +307,17 @@ struct PatternParser {
         }
         var name = String(part.dropFirst().dropLast())
         var isCatchAll = false
+        isLastOptional = name.hasSuffix("?")
+        if isLastOptional { name.removeLast() }
         if name.hasSuffix("...") {
             name.removeLast(3)
             isCatchAll = true
+            if isLastOptional {
+                throw error(
+                    .optionalNotLast, at: start + 1,
+                    "a catch-all binds one or more segments and cannot be optional; write '{\(name)...}' and "
+                        + "add the pattern without it")
+            }
         }
         try bind(name, at: start + 1)
         return isCatchAll ? .catchAll(name) : .parameter(name)
@@ -299,6 +350,11 @@ struct PatternParser {
         let name = String(value.dropFirst().dropLast())
         if name.hasSuffix("...") {
             throw error(.catchAllNotLast, at: eq + 2, "a catch-all '{\(name)}' belongs at the end of the path")
+        }
+        if name.hasSuffix("?") {
+            throw error(
+                .optionalNotLast, at: eq + 2,
+                "'{\(name)}' is for a path segment; a query binding with a default is already optional")
         }
         if name.contains("{") || name.contains("}") {
             throw error(.invalidQuery, at: eq + 1, "a query value must be one '{name}' parameter")

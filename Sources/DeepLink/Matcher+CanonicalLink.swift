@@ -63,9 +63,13 @@ extension Matcher {
             case .literal(let text):
                 path += "/" + percentEncode(text, for: .segment)
             case .parameter(let name):
-                guard let value = page[name], !value.isList, case let text = value.linkText, !text.isEmpty else {
-                    return nil
+                guard let value = page[name], !value.isList else { return nil }
+                // An optional segment at its default is left out, as a query item at its default is.
+                if name == route.pattern.optionalName, value == route.declaration.parameter(name)?.defaultValue {
+                    continue
                 }
+                let text = value.linkText
+                guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, for: .segment)
             case .catchAll(let name):
                 guard let text = page[name]?.linkText else { return nil }

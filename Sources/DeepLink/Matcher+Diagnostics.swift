@@ -30,6 +30,20 @@ extension Matcher {
                 continue
             }
             firstByShape[shape] = index
+            if route.pattern.optionalName != nil {
+                // The path without the optional segment is a shape of this pattern too.
+                let short = RouteShape(route, withoutOptional: true)
+                if let earlier = firstByShape[short] {
+                    out.append(
+                        PatternDiagnostic(
+                            kind: .shadowed, route: index, earlierRoute: earlier,
+                            message: "pattern '\(route.pattern)' of \(route.page) never matches a link without its "
+                                + "optional segment: '\(routes[earlier].pattern)' of \(routes[earlier].page) takes "
+                                + "those; declare it first or drop the '?'"))
+                } else {
+                    firstByShape[short] = index
+                }
+            }
             defer { byPath[shape.path, default: []].append(index) }
             if let earlier = byPath[shape.path, default: []].first(where: { shadows($0, index) }) {
                 out.append(
@@ -99,9 +113,11 @@ struct RouteShape: Hashable {
     let path: [ShapeElement]
     let query: Set<QueryKey>
 
-    init(_ route: Route) {
+    /// The shape of `route`; `withoutOptional`, of its path without its optional last segment.
+    init(_ route: Route, withoutOptional: Bool = false) {
         let declaration = route.declaration
-        path = route.pattern.segments.map {
+        let segments = withoutOptional ? route.pattern.segmentsWithoutOptional ?? [] : route.pattern.segments
+        path = segments.map {
             switch $0 {
             case .literal(let text): return .literal(text)
             case .parameter(let name): return .parameter(declaration.parameter(name)?.type ?? .string)

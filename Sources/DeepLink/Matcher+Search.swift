@@ -161,7 +161,8 @@ extension Matcher {
         if spec.type.isList { return listArgument(argument, link) }
         let span: Span?
         switch spec.source {
-        case .segment: span = link.segments[Int(spec.index)]
+        // An optional last segment the link leaves out keeps the default.
+        case .segment: span = Int(spec.index) < link.segments.count ? link.segments[Int(spec.index)] : nil
         case .rest: span = link.rest(from: Int(restFrom))
         case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(spec.index)]))
         case .unbound: span = nil

@@ -52,6 +52,9 @@ struct RouteTableBuilder {
         }
         if route.pattern.catchAllName == nil {
             nodes[node].terminals.append(index)
+            // `/search/{q?}` also ends where `/search` does: one route, two terminals, so that the table holds no
+            // second pattern for the shorter path.
+            if route.pattern.optionalName != nil { nodes[path[path.count - 2]].terminals.append(index) }
         } else {
             nodes[node].catchAlls.append(index)
         }

@@ -204,13 +204,51 @@ struct CodegenAgreementTests {
         #expect(run.output.split(separator: "\n").map(String.init) == expected)
     }
 
-    @Test func aListInThePathIsRefusedByValidation() {
-        let loaded = ConfigLoader.load(Array(Self.listsConfig.utf8), file: "lists.json")
-        guard case .failure(let failure) = loaded else {
-            Issue.record("the config loads with a list in the path")
-            return
+    /// The codes of the errors `config` is refused with (empty when it loads).
+    static func refusals(_ config: String) -> [String] {
+        guard case .failure(let failure) = ConfigLoader.load(Array(config.utf8), file: "config.json") else { return [] }
+        return failure.errors.map(\.code)
+    }
+
+    @Test func aListInThePathAndAnOptionalSegmentBeforeAnotherAreRefused() {
+        #expect(Self.refusals(Self.listsConfig) == ["pattern-parameter-type"])
+        #expect(Self.refusals(Self.optionalConfig) == ["invalid-pattern"])
+    }
+
+    /// Optional last segments, next to a literal of the same place and after a pattern of the shorter path.
+    static let optionalConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Opt", "schemes": ["opt"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "home": "/",
+                "new": "/search/new",
+                "search(q: String = \"\", page: Int = 1)": "/search/{q?}?page={page}",
+                "orders(year: Int = 2026, sort: Sort = price)": ["/orders/{year?}", "/o/{sort?}/x"],
+                "all": "/o",
+                "byKind(sort: Sort = rating)": "/o/{sort?}"
+              }
+            }
+          }
         }
-        #expect(failure.errors.map(\.code) == ["pattern-parameter-type"])
+        """#
+
+    @Test func optionalSegmentsAgreeWithTheDaemon() throws {
+        let text = Self.optionalConfig.replacingOccurrences(
+            of: #"["/orders/{year?}", "/o/{sort?}/x"]"#, with: #""/orders/{year?}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "optional.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/search", "/search/", "/search/new", "/search/New", "/search/a%20b?page=2", "/search?page=x",
+            "/search/a/b", "/orders", "/orders/2024", "/orders/x", "/o", "/o/price", "/o/rating", "/o/other",
+            "opt://search/%2F",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
     }
 
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {

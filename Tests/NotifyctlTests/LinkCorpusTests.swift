@@ -92,6 +92,17 @@ import Testing
         }
     }
 
+    /// An optional segment is printed left out (at its default) and given.
+    @Test func optionalSegmentsArePrintedLeftOutAndGiven() throws {
+        let text = CodegenAgreementTests.optionalConfig.replacingOccurrences(
+            of: #"["/orders/{year?}", "/o/{sort?}/x"]"#, with: #""/orders/{year?}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "optional.json")
+        let links = LinkCorpus.synthesized(from: [graph]).items.compactMap(\.link)
+        for link in ["opt://search", "opt://search/example", "opt://orders", "opt://orders/42", "opt://o/price"] {
+            #expect(links.contains(link), "\(link) is missing")
+        }
+    }
+
     @Test func aLinksFileCountsRepeatsAndSkipsCommentsAndBlankLines() throws {
         let corpus = try LinkCorpus.read(Array("a\n\n# b\n a \r\nc\n".utf8), name: "f")
         #expect(corpus.items == [.link("a"), .link("c")])

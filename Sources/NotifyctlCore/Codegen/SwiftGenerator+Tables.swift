@@ -77,13 +77,11 @@ extension SwiftGenerator {
                 "Binding(key: \(SwiftNames.stringLiteral($0.key)), parameter: \(labels.firstIndex(of: $0.name) ?? -1))"
             }
             out += "            // \(route.page): \(SwiftNames.comment(route.pattern.text))\n"
-            out += call(
-                "routes.append(Route",
-                [
-                    "page: \(page)", "path: [\(path.joined(separator: ", "))]",
-                    "query: [\(query.joined(separator: ", "))]",
-                ],
-                close: "))", indent: 12)
+            var arguments = [
+                "page: \(page)", "path: [\(path.joined(separator: ", "))]", "query: [\(query.joined(separator: ", "))]",
+            ]
+            if route.pattern.optionalName != nil { arguments.append("optionalLast: true") }
+            out += call("routes.append(Route", arguments, close: "))", indent: 12)
         }
         out += "            return routes\n        }\n"
         out += """

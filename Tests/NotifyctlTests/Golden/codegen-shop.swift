@@ -1087,6 +1087,8 @@ extension AppLink.Routing {
         let page: Int
         let path: [Segment]
         let query: [Binding]
+        /// The last segment is `{name?}`: a link may leave it out.
+        var optionalLast = false
     }
 
     /// Where a matched route takes an argument from.
@@ -1166,6 +1168,7 @@ extension AppLink.Routing {
                 nodes[node].catchAlls.append(index)
             } else {
                 nodes[node].terminals.append(index)
+                if route.optionalLast { nodes[path[path.count - 2]].terminals.append(index) }
             }
             for n in path { nodes[n].firstRoute = Swift.min(nodes[n].firstRoute, index) }
             var sources: [Source] = []
@@ -1223,7 +1226,7 @@ extension AppLink.Routing {
             }
             let text: [UInt8]?
             switch source {
-            case .segment(let depth): text = link.segments[depth]
+            case .segment(let depth): text = depth < link.segments.count ? link.segments[depth] : nil
             case .rest: text = link.rest(from: restFrom)
             case .query(let key): text = link.value(key)
             case .unbound: text = nil
@@ -1627,12 +1630,15 @@ extension AppLink.Routing {
 
     static func pathAndQuery(_ route: Route, _ values: [Value]) -> String? {
         var path = ""
-        for segment in route.path {
+        for (index, segment) in route.path.enumerated() {
             switch segment {
             case .literal(let text):
                 path += "/" + percentEncode(text, query: false)
             case .parameter(let k):
                 if case .list = values[k] { return nil }
+                if route.optionalLast, index == route.path.count - 1, values[k] == pages[route.page].defaults[k] {
+                    continue
+                }
                 let text = linkText(values[k])
                 guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, query: false)
