@@ -13,6 +13,9 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         case parameter(String)
         /// `{name...}`: binds one or more remaining segments joined by `/`; only last.
         case catchAll(String)
+        /// `prefix{name}suffix` (`v{version}`, `@{user}`, `{id}.html`): binds the text of one segment between a
+        /// literal prefix and suffix, at least one of them non-empty; the text between must not be empty.
+        case part(prefix: String, name: String, suffix: String)
 
         /// The segment as written in a pattern (literals unescaped).
         public var description: String {
@@ -20,6 +23,7 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
             case .literal(let s): return s
             case .parameter(let n): return "{\(n)}"
             case .catchAll(let n): return "{\(n)...}"
+            case .part(let prefix, let n, let suffix): return "\(prefix){\(n)}\(suffix)"
             }
         }
     }
@@ -96,7 +100,7 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         segments.compactMap {
             switch $0 {
             case .literal: return nil
-            case .parameter(let n), .catchAll(let n): return n
+            case .parameter(let n), .catchAll(let n), .part(_, let n, _): return n
             }
         }
     }
@@ -178,7 +182,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingLeadingSlash
         /// `//` inside the path.
         case emptySegment
-        /// Literal text and a parameter in one segment (`/item-{id}`), or a stray brace.
+        /// Two parameters in one segment (`/{slug}-{id}`), or a stray brace.
         case mixedSegment
         /// A parameter name that is empty or not an identifier.
         case invalidName
@@ -300,11 +304,7 @@ struct PatternParser {
         guard hasBrace else { return .literal(try decodeLiteral(start, end)) }
         guard part.first == "{", part.last == "}", part.count >= 2,
             part.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" })
-        else {
-            throw error(
-                .mixedSegment, at: start,
-                "a segment is either literal text or one '{name}' parameter, not '\(String(part))'")
-        }
+        else { return try parsePart(start, end) }
         var name = String(part.dropFirst().dropLast())
         var isCatchAll = false
         isLastOptional = name.hasSuffix("?")
@@ -321,6 +321,29 @@ struct PatternParser {
         }
         try bind(name, at: start + 1)
         return isCatchAll ? .catchAll(name) : .parameter(name)
+    }
+
+    /// `prefix{name}suffix`: one parameter between literal text in one segment.
+    mutating func parsePart(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
+        let part = chars[start..<end]
+        guard part.filter({ $0 == "{" }).count == 1, part.filter({ $0 == "}" }).count == 1,
+            let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}"), open < close
+        else {
+            throw error(
+                .mixedSegment, at: start,
+                "a segment holds one '{name}' parameter at most, with literal text around it, not '\(String(part))'")
+        }
+        let name = String(chars[(open + 1)..<close])
+        if name.hasSuffix("...") || name.hasSuffix("?") {
+            throw error(
+                .mixedSegment, at: open + 1,
+                "'{\(name)}' cannot have literal text around it in its segment; write it as a segment of its own")
+        }
+        let prefix = try decodeLiteral(start, open)
+        let suffix = try decodeLiteral(close + 1, end)
+        try bind(name, at: open + 1)
+        isLastOptional = false
+        return .part(prefix: prefix, name: name, suffix: suffix)
     }
 
     mutating func bind(_ name: String, at offset: Int) throws(PatternError) {

@@ -71,6 +71,11 @@ extension Matcher {
                 let text = value.linkText
                 guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, for: .segment)
+            case .part(let prefix, let name, let suffix):
+                guard let value = page[name], !value.isList, case let text = value.linkText, !text.isEmpty else {
+                    return nil
+                }
+                path += "/" + percentEncode(prefix + text + suffix, for: .segment)
             case .catchAll(let name):
                 guard let text = page[name]?.linkText else { return nil }
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false)

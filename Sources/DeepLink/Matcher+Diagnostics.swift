@@ -55,9 +55,8 @@ extension Matcher {
                 continue
             }
             if let (earlier, position) = enums.shadowing(index, shapes: shapes, matcher: self) {
-                guard case .parameter(let later) = shape.path[position],
-                    case .parameter(let wider) = shapes[earlier].path[position]
-                else { continue }
+                let wider = shapes[earlier].path[position]
+                let later = shape.path[position]
                 out.append(
                     PatternDiagnostic(
                         kind: .shadowed, route: index, earlierRoute: earlier,
@@ -101,6 +100,17 @@ enum ShapeElement: Hashable {
     case literal(String)
     case parameter(ParameterType)
     case catchAll(ParameterType)
+    case part(prefix: String, type: ParameterType, suffix: String)
+
+    /// A branch of the trie that takes some segments and not others, in route order: a typed parameter or a
+    /// part-literal segment.
+    var isConditional: Bool {
+        switch self {
+        case .parameter(let type): return type.isTyped
+        case .part: return true
+        case .literal, .catchAll: return false
+        }
+    }
 }
 
 /// What decides which links a pattern matches, without parameter names.
@@ -122,6 +132,8 @@ struct RouteShape: Hashable {
             case .literal(let text): return .literal(text)
             case .parameter(let name): return .parameter(declaration.parameter(name)?.type ?? .string)
             case .catchAll(let name): return .catchAll(declaration.parameter(name)?.type ?? .string)
+            case .part(let prefix, let name, let suffix):
+                return .part(prefix: prefix, type: declaration.parameter(name)?.type ?? .string, suffix: suffix)
             }
         }
         query = Set(
@@ -141,8 +153,7 @@ struct EnumBranches {
 
     init(_ shapes: [RouteShape]) {
         for (index, shape) in shapes.enumerated() {
-            for (position, element) in shape.path.enumerated() {
-                guard case .parameter(let type) = element, type.isTyped else { continue }
+            for (position, element) in shape.path.enumerated() where element.isConditional {
                 byPrefix[Array(shape.path[..<position]), default: []].append(index)
                 let through = Array(shape.path[...position])
                 if firstThrough[through] == nil { firstThrough[through] = index }
@@ -154,8 +165,7 @@ struct EnumBranches {
     /// that position.
     func shadowing(_ later: Int, shapes: [RouteShape], matcher: Matcher) -> (Int, Int)? {
         let l = shapes[later].path
-        for (position, element) in l.enumerated() {
-            guard case .parameter(let type) = element, type.isTyped else { continue }
+        for (position, element) in l.enumerated() where element.isConditional {
             let prefix = Array(l[..<position])
             for earlier in byPrefix[prefix] ?? [] {
                 guard earlier < later else { break }
@@ -173,10 +183,17 @@ struct EnumBranches {
         return nil
     }
 
-    /// Why every value of `narrow` is one of `wide`, for the shadowing message.
-    static func covering(_ wide: ParameterType, _ narrow: ParameterType) -> String {
-        if case .enumeration = narrow { return "every case of \(narrow) is also a case of \(wide)" }
-        return "every \(narrow) is also a \(wide)"
+    /// Why every segment `narrow` takes `wide` takes too, for the shadowing message.
+    static func covering(_ wide: ShapeElement, _ narrow: ShapeElement) -> String {
+        switch (wide, narrow) {
+        case (.parameter(let wide), .parameter(let narrow)):
+            if case .enumeration = narrow { return "every case of \(narrow) is also a case of \(wide)" }
+            return "every \(narrow) is also a \(wide)"
+        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
+            return "every segment '\(p2){\(t2)}\(s2)' takes is also taken by '\(p1){\(t1)}\(s1)'"
+        default:
+            return "every segment the later one takes is also taken by the earlier one"
+        }
     }
 
     /// True when every segment `later` accepts is accepted by `earlier` at the same position.
@@ -191,6 +208,12 @@ struct EnumBranches {
             return narrow.allSatisfy(wide.contains)
         case (.parameter(.double), .parameter(.int)):
             return true
+        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
+            // `p1{t1}s1` takes `p2{x}s2` when its text starts and ends the same way and whatever lies between
+            // converts: always for a String, else only for the same text around a type that covers the other's.
+            guard p2.hasPrefix(p1), s2.hasSuffix(s1) else { return false }
+            if t1 == .string { return true }
+            return p1 == p2 && s1 == s2 && accepts(.parameter(t1), .parameter(t2))
         default:
             return false
         }

@@ -29,9 +29,21 @@ extension Matcher {
         }
         for i in 0..<Int(node.typedCount) {
             let edge = table.typedEdges[Int(node.typedStart) + i]
-            guard table.accepts(segment, edge.type) else {
+            var text = segment
+            if edge.type.part >= 0 {
+                guard let middle = table.middle(segment, edge.type.part) else {
+                    if trace != nil {
+                        let shown = link.text(link.segments[depth])
+                        trace?.append(
+                            "\(example(below: edge.child)): '\(shown)' is not \(table.partText(edge.type.part))")
+                    }
+                    continue
+                }
+                text = middle
+            }
+            guard table.accepts(text, edge.type) else {
                 if trace != nil {
-                    let reason = mismatch(link.text(link.segments[depth]), edge.type)
+                    let reason = mismatch(String(decoding: text, as: UTF8.self), edge.type)
                     trace?.append("\(example(below: edge.child)): \(reason)")
                 }
                 continue
@@ -162,6 +174,7 @@ extension Matcher {
         let span: Span?
         switch spec.source {
         // An optional last segment the link leaves out keeps the default.
+        case .segment where spec.type.part >= 0: span = table.middle(link.segments[Int(spec.index)], spec.type.part)
         case .segment: span = Int(spec.index) < link.segments.count ? link.segments[Int(spec.index)] : nil
         case .rest: span = link.rest(from: Int(restFrom))
         case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(spec.index)]))

@@ -9,6 +9,9 @@ struct TypeCode: Equatable {
     var enumIndex: Int32
     /// A list of `kind`: every query item of the key, each converted.
     var isList = false
+    /// For a part-literal segment (`v{version}`), the index of its text around the parameter in
+    /// ``RouteTable/parts``; else -1.
+    var part: Int32 = -1
 
     static let string = TypeCode(kind: .string, enumIndex: -1)
 }
@@ -43,6 +46,12 @@ final class RouteTable: @unchecked Sendable {
         var firstRoute: Int32 = .max
         /// How many routes end at or below this node.
         var routeCount: Int32 = 0
+    }
+
+    /// The literal prefix and suffix of a part-literal segment, in the arena.
+    struct Affixes {
+        var prefix: Span
+        var suffix: Span
     }
 
     struct TypedEdge {
@@ -122,6 +131,7 @@ final class RouteTable: @unchecked Sendable {
     /// For each enumeration: the span of its cases in `enumCases`.
     let enums: UnsafeMutableBufferPointer<Span>
     let enumCases: UnsafeMutableBufferPointer<Span>
+    let parts: UnsafeMutableBufferPointer<Affixes>
     /// Long literal, query key and enum case bytes.
     let arena: UnsafeMutableBufferPointer<UInt8>
     /// The literal children of each node, sorted, for explain traces only.
@@ -151,7 +161,9 @@ final class RouteTable: @unchecked Sendable {
         let firstRoutes = builder.nodes.map(\.firstRoute)
         for (index, draft) in builder.nodes.enumerated() {
             var node = Node()
-            let typed = draft.typed.sorted { firstRoutes[Int($0.child)] < firstRoutes[Int($1.child)] }
+            // Part-literal edges (`v{n}`) before plain typed ones, each in the order of their first routes.
+            let rank = { (edge: TypedEdge) in (edge.type.part < 0 ? 1 : 0, firstRoutes[Int(edge.child)]) }
+            let typed = draft.typed.sorted { rank($0) < rank($1) }
             node.typedStart = Int32(typedEdges.count)
             node.typedCount = Int32(typed.count)
             typedEdges += typed
@@ -197,6 +209,7 @@ final class RouteTable: @unchecked Sendable {
         self.queryKeys = freeze(builder.queryKeys)
         self.enums = freeze(builder.enums)
         self.enumCases = freeze(builder.enumCases)
+        self.parts = freeze(builder.parts)
         self.arena = freeze(arena)
         self.literalNames = names
         self.enumTypes = builder.enumTypes
@@ -213,6 +226,7 @@ final class RouteTable: @unchecked Sendable {
         release(queryKeys)
         release(enums)
         release(enumCases)
+        release(parts)
         release(arena)
     }
 
@@ -282,6 +296,34 @@ final class RouteTable: @unchecked Sendable {
         case .enumeration:
             return enumCase(text, type.enumIndex) >= 0 ? .enumCase(String(decoding: text, as: UTF8.self)) : nil
         }
+    }
+
+    /// The text of `segment` between the affixes `part`, or `nil` when it does not start and end with them or
+    /// nothing is left between.
+    @inline(__always)
+    func middle(_ segment: UnsafeBufferPointer<UInt8>, _ part: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let affixes = parts[Int(part)]
+        let prefix = bytes(affixes.prefix)
+        let suffix = bytes(affixes.suffix)
+        guard segment.count > prefix.count + suffix.count,
+            bytesEqual(UnsafeBufferPointer(rebasing: segment[..<prefix.count]), prefix),
+            bytesEqual(UnsafeBufferPointer(rebasing: segment[(segment.count - suffix.count)...]), suffix)
+        else { return nil }
+        return UnsafeBufferPointer(rebasing: segment[prefix.count..<(segment.count - suffix.count)])
+    }
+
+    /// The span of `span` between the affixes `part` (which the trie walk checked).
+    @inline(__always)
+    func middle(_ span: Span, _ part: Int32) -> Span {
+        let affixes = parts[Int(part)]
+        return Span(start: span.start + Int32(affixes.prefix.count), end: span.end - Int32(affixes.suffix.count))
+    }
+
+    /// `prefix{…}suffix` of `part`, for traces.
+    func partText(_ part: Int32) -> String {
+        let affixes = parts[Int(part)]
+        return String(decoding: bytes(affixes.prefix), as: UTF8.self) + "{…}"
+            + String(decoding: bytes(affixes.suffix), as: UTF8.self)
     }
 
     /// The index of the case of enumeration `index` spelled `text`, or -1.

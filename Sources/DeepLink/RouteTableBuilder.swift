@@ -18,6 +18,9 @@ struct RouteTableBuilder {
     var enums: [Span] = []
     var enumCases: [Span] = []
     var arena: [UInt8] = []
+    /// The literal text around the parameter of part-literal segments, by index; the same text shares an index.
+    var parts: [RouteTable.Affixes] = []
+    var partIndex: [[String]: Int32] = [:]
 
     mutating func insert(_ route: Route, index: Int32) {
         let declaration = route.declaration
@@ -33,8 +36,9 @@ struct RouteTableBuilder {
                     nodes[node].literals[text] = child
                     node = Int(child)
                 }
-            case .parameter(let name):
-                let type = typeCode(declaration.parameter(name)?.type ?? .string)
+            case .parameter(let name), .part(_, let name, _):
+                var type = typeCode(declaration.parameter(name)?.type ?? .string)
+                if case .part(let prefix, _, let suffix) = segment { type.part = affixes(prefix, suffix) }
                 if type == .string {
                     if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
                     node = Int(nodes[node].stringChild)
@@ -65,6 +69,14 @@ struct RouteTableBuilder {
         compileArguments(route)
     }
 
+    /// The index of the affixes `prefix`…`suffix`, stored once.
+    mutating func affixes(_ prefix: String, _ suffix: String) -> Int32 {
+        if let index = partIndex[[prefix, suffix]] { return index }
+        parts.append(RouteTable.Affixes(prefix: store(prefix), suffix: store(suffix)))
+        partIndex[[prefix, suffix]] = Int32(parts.count - 1)
+        return Int32(parts.count - 1)
+    }
+
     mutating func newNode() -> Int32 {
         nodes.append(DraftNode())
         return Int32(nodes.count - 1)
@@ -80,7 +92,7 @@ struct RouteTableBuilder {
             var index: Int32 = 0
             for (depth, segment) in route.pattern.segments.enumerated() {
                 switch segment {
-                case .parameter(parameter.label):
+                case .parameter(parameter.label), .part(_, parameter.label, _):
                     source = .segment
                     index = Int32(depth)
                 case .catchAll(parameter.label):
@@ -94,8 +106,12 @@ struct RouteTableBuilder {
                 index = Int32(queryKeys.count)
                 queryKeys.append(store(binding.key))
             }
+            var type = typeCode(parameter.type)
+            for case .part(let prefix, parameter.label, let suffix) in route.pattern.segments {
+                type.part = affixes(prefix, suffix)
+            }
             let spec = RouteTable.Argument(
-                source: source, index: index, type: typeCode(parameter.type), hasDefault: parameter.defaultValue != nil)
+                source: source, index: index, type: type, hasDefault: parameter.defaultValue != nil)
             let template = Page.Argument(label: parameter.label, value: parameter.defaultValue ?? .bool(false))
             arguments.append(RouteTable.ArgumentEntry(spec: spec, template: template))
         }

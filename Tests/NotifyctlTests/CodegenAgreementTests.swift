@@ -251,6 +251,43 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
     }
 
+    /// Part-literal segments next to literals, typed and `String` parameters of the same place.
+    static let partsConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Parts", "schemes": ["parts"], "hosts": ["parts.example.com"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "user(name: String)": "/@{name}",
+                "status(version: Int)": "/v{version}/status",
+                "beta(tag: String)": "/v{tag}/status",
+                "page(id: Int, sort: Sort = price)": "/p/{id}.html?sort={sort}",
+                "doc(name: String)": "/p/{name}.html",
+                "sorted(by: Sort)": "/p/{by}",
+                "slug(s: String)": "/p/{s}",
+                "sale": "/p/sale.html",
+                "file(name: String)": "/f/%C3%A9{name}%20x"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func partLiteralSegmentsAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.partsConfig, file: "parts.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/@ann", "/@", "/%40a%20b", "/v2/status", "/v/status", "/vx/status", "/v-1/status", "/p/42.html",
+            "/p/42.html?sort=rating", "/p/42.html?sort=x", "/p/.html", "/p/sale.html", "/p/rating.html", "/p/rating",
+            "/p/x.htm", "/f/%C3%A9a%20x", "/f/éa x", "/f/%C3%A9%20x", "parts://@x", "https://parts.example.com/@x",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 15)
+    }
+
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
         let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
         let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")
@@ -509,6 +546,7 @@ enum CodegenCorpus {
                     switch segment {
                     case .literal(let text): path += "/" + encode(text)
                     case .parameter, .catchAll: path += "/" + encode(sample)
+                    case .part(let prefix, _, let suffix): path += "/" + encode(prefix + sample + suffix)
                     }
                 }
                 let query = route.pattern.query.map { encode($0.key) + "=" + encode(sample) }

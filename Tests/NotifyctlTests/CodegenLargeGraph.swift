@@ -196,6 +196,9 @@ struct LargeGraphGenerator {
                         path.append(random.chance(12) ? random.pick(anyValues) : random.pick(Self.values(type)))
                     case .catchAll:
                         for _ in 0...random.int(3) { path.append(random.pick(Self.values(.string))) }
+                    case .part(let prefix, _, let suffix):
+                        path.append(
+                            CodegenCorpus.encode(prefix) + random.pick(anyValues) + CodegenCorpus.encode(suffix))
                     }
                 }
                 if random.chance(5) { path.append(random.pick(anyValues)) }
@@ -265,7 +268,7 @@ struct LargeGraphGenerator {
                     let type = route.declaration.parameter(name)?.type ?? .string
                     if type != .string { typed.append((path.count, type)) }
                     path.append(Self.values(type)[0])
-                case .catchAll:
+                case .catchAll, .part:
                     path.append("x")
                 }
             }

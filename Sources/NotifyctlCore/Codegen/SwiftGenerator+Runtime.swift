@@ -83,6 +83,8 @@ extension SwiftGenerator {
                 case literal(String)
                 case parameter(Int)
                 case catchAll(Int)
+                /// `prefix{parameter}suffix` in one segment.
+                case part(String, Int, String)
             }
 
             /// One `key={name}` query binding of a pattern.
@@ -103,6 +105,8 @@ extension SwiftGenerator {
             /// Where a matched route takes an argument from.
             enum Source {
                 case segment(Int)
+                /// The segment at the depth without the prefix's and suffix's bytes.
+                case part(Int, prefix: Int, suffix: Int)
                 case rest
                 case query([UInt8])
                 case unbound
@@ -112,6 +116,8 @@ extension SwiftGenerator {
             struct Node {
                 var literals: [[UInt8]: Int] = [:]
                 var typed: [(kind: Kind, child: Int)] = []
+                /// Part-literal edges, tried after literals and before `typed`.
+                var parts: [(prefix: [UInt8], suffix: [UInt8], kind: Kind, child: Int)] = []
                 var stringChild = -1
                 var terminals: [Int] = []
                 var catchAlls: [Int] = []
@@ -132,6 +138,7 @@ extension SwiftGenerator {
                     let firstRoutes = nodes.map(\.firstRoute)
                     for i in nodes.indices {
                         nodes[i].typed.sort { firstRoutes[$0.child] < firstRoutes[$1.child] }
+                        nodes[i].parts.sort { firstRoutes[$0.child] < firstRoutes[$1.child] }
                     }
                 }
 
@@ -167,6 +174,15 @@ extension SwiftGenerator {
                                 nodes[node].typed.append((kind, nodes.count - 1))
                                 node = nodes.count - 1
                             }
+                        case .part(let prefix, let k, let suffix):
+                            let (p, s, kind) = (Array(prefix.utf8), Array(suffix.utf8), page.kinds[k])
+                            if let edge = nodes[node].parts.first(where: { $0.prefix == p && $0.suffix == s && $0.kind == kind }) {
+                                node = edge.child
+                            } else {
+                                nodes.append(Node())
+                                nodes[node].parts.append((p, s, kind, nodes.count - 1))
+                                node = nodes.count - 1
+                            }
                         case .catchAll:
                             catchAll = true
                             continue
@@ -186,6 +202,8 @@ extension SwiftGenerator {
                         for (depth, segment) in route.path.enumerated() {
                             switch segment {
                             case .parameter(k): source = .segment(depth)
+                            case .part(let prefix, k, let suffix):
+                                source = .part(depth, prefix: prefix.utf8.count, suffix: suffix.utf8.count)
                             case .catchAll(k): source = .rest
                             default: break
                             }
@@ -236,6 +254,8 @@ extension SwiftGenerator {
                     let text: [UInt8]?
                     switch source {
                     case .segment(let depth): text = depth < link.segments.count ? link.segments[depth] : nil
+                    case .part(let depth, let prefix, let suffix):
+                        text = Array(link.segments[depth].dropFirst(prefix).dropLast(suffix))
                     case .rest: text = link.rest(from: restFrom)
                     case .query(let key): text = link.value(key)
                     case .unbound: text = nil
@@ -283,6 +303,13 @@ extension SwiftGenerator {
                 }
                 let segment = link.segments[depth]
                 if let child = node.literals[segment], let found = search(child, depth + 1, link) { return found }
+                for edge in node.parts
+                where segment.count > edge.prefix.count + edge.suffix.count && segment.starts(with: edge.prefix)
+                    && segment.reversed().starts(with: edge.suffix.reversed())
+                    && convert(Array(segment.dropFirst(edge.prefix.count).dropLast(edge.suffix.count)), edge.kind) != nil
+                {
+                    if let found = search(edge.child, depth + 1, link) { return found }
+                }
                 for edge in node.typed where convert(segment, edge.kind) != nil {
                     if let found = search(edge.child, depth + 1, link) { return found }
                 }
@@ -296,7 +323,7 @@ extension SwiftGenerator {
                 let page = pages[routes[route].page]
                 for (k, source) in table.sources[route].enumerated() {
                     switch source {
-                    case .segment:
+                    case .segment, .part:
                         continue
                     case .rest:
                         if page.kinds[k] != .string, convert(link.rest(from: restFrom), page.kinds[k]) == nil {
@@ -651,6 +678,11 @@ extension SwiftGenerator {
                         let text = linkText(values[k])
                         guard !text.isEmpty else { return nil }
                         path += "/" + percentEncode(text, query: false)
+                    case .part(let prefix, let k, let suffix):
+                        if case .list = values[k] { return nil }
+                        let text = linkText(values[k])
+                        guard !text.isEmpty else { return nil }
+                        path += "/" + percentEncode(prefix + text + suffix, query: false)
                     case .catchAll(let k):
                         let parts = linkText(values[k]).split(separator: "/", omittingEmptySubsequences: false)
                         guard !parts.contains(where: \.isEmpty) else { return nil }

@@ -71,6 +71,9 @@ extension SwiftGenerator {
                 case .literal(let text): return ".literal(\(SwiftNames.stringLiteral(text)))"
                 case .parameter(let name): return ".parameter(\(labels.firstIndex(of: name) ?? -1))"
                 case .catchAll(let name): return ".catchAll(\(labels.firstIndex(of: name) ?? -1))"
+                case .part(let prefix, let name, let suffix):
+                    let k = labels.firstIndex(of: name) ?? -1
+                    return ".part(\(SwiftNames.stringLiteral(prefix)), \(k), \(SwiftNames.stringLiteral(suffix)))"
                 }
             }
             let query = route.pattern.query.map {
