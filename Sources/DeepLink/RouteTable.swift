@@ -4,14 +4,20 @@ struct TypeCode: Equatable {
         case string, int, double, bool, uuid, enumeration
     }
 
-    var kind: Kind
+    // The 32-bit fields first: 10 bytes, so that a typed edge (a type code and a child) is 16.
     /// Index into ``RouteTable/enums`` for an enumeration, else -1.
     var enumIndex: Int32
-    /// A list of `kind`: every query item of the key, each converted.
-    var isList = false
     /// For a part-literal segment (`v{version}`), the index of its text around the parameter in
     /// ``RouteTable/parts``; else -1.
     var part: Int32 = -1
+    var kind: Kind
+    /// A list of `kind`: every query item of the key, each converted.
+    var isList = false
+
+    init(kind: Kind, enumIndex: Int32) {
+        self.kind = kind
+        self.enumIndex = enumIndex
+    }
 
     static let string = TypeCode(kind: .string, enumIndex: -1)
 }
