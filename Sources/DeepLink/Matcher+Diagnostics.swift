@@ -16,7 +16,8 @@ extension Matcher {
         var byPath: [[ShapeElement]: [Int]] = [:]
         var shapes: [RouteShape] = []
         shapes.reserveCapacity(routes.count)
-        for route in routes { shapes.append(RouteShape(route)) }
+        let ignoresCase = policy.caseInsensitivePaths
+        for route in routes { shapes.append(RouteShape(route, ignoringCase: ignoresCase)) }
         let enums = EnumBranches(shapes)
         for (index, route) in routes.enumerated() {
             let shape = shapes[index]
@@ -32,7 +33,7 @@ extension Matcher {
             firstByShape[shape] = index
             if route.pattern.optionalName != nil {
                 // The path without the optional segment is a shape of this pattern too.
-                let short = RouteShape(route, withoutOptional: true)
+                let short = RouteShape(route, withoutOptional: true, ignoringCase: ignoresCase)
                 if let earlier = firstByShape[short] {
                     out.append(
                         PatternDiagnostic(
@@ -123,17 +124,20 @@ struct RouteShape: Hashable {
     let path: [ShapeElement]
     let query: Set<QueryKey>
 
-    /// The shape of `route`; `withoutOptional`, of its path without its optional last segment.
-    init(_ route: Route, withoutOptional: Bool = false) {
+    /// The shape of `route`; `withoutOptional`, of its path without its optional last segment; `ignoringCase`, with
+    /// literal text's ASCII letters made small.
+    init(_ route: Route, withoutOptional: Bool = false, ignoringCase: Bool = false) {
+        let fold = { (text: String) in ignoringCase ? asciiLowercased(text) : text }
         let declaration = route.declaration
         let segments = withoutOptional ? route.pattern.segmentsWithoutOptional ?? [] : route.pattern.segments
         path = segments.map {
             switch $0 {
-            case .literal(let text): return .literal(text)
+            case .literal(let text): return .literal(fold(text))
             case .parameter(let name): return .parameter(declaration.parameter(name)?.type ?? .string)
             case .catchAll(let name): return .catchAll(declaration.parameter(name)?.type ?? .string)
             case .part(let prefix, let name, let suffix):
-                return .part(prefix: prefix, type: declaration.parameter(name)?.type ?? .string, suffix: suffix)
+                return .part(
+                    prefix: fold(prefix), type: declaration.parameter(name)?.type ?? .string, suffix: fold(suffix))
             }
         }
         query = Set(

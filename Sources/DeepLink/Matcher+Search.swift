@@ -16,7 +16,8 @@ extension Matcher {
         }
         let segment = link.bytes(link.segments[depth])
         if node.literalCount > 0 {
-            let child = table.literalChild(index, segment)
+            let child =
+                table.ignoresCase ? table.literalChildIgnoringCase(index, segment) : table.literalChild(index, segment)
             if child >= 0 {
                 if let found = search(node: child, depth: depth + 1, link, &trace) { return found }
             } else if trace != nil {

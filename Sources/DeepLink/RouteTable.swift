@@ -144,6 +144,8 @@ final class RouteTable: @unchecked Sendable {
     let literalNames: [[String]]
     /// The enumerations by index, for explain traces only.
     let enumTypes: [ParameterType]
+    /// Literal text was stored with its ASCII letters small, and segments are compared so.
+    let ignoresCase: Bool
 
     init(_ routes: [Route], policy: LinkPolicy) {
         self.routes = routes
@@ -152,6 +154,7 @@ final class RouteTable: @unchecked Sendable {
         for (i, route) in routes.enumerated() { byPage[route.page, default: []].append(i) }
         self.routesByPage = byPage
         var builder = RouteTableBuilder()
+        builder.ignoresCase = policy.caseInsensitivePaths
         for (index, route) in routes.enumerated() { builder.insert(route, index: Int32(index)) }
         var nodes: [Node] = []
         var stats: [NodeStats] = []
@@ -219,6 +222,7 @@ final class RouteTable: @unchecked Sendable {
         self.arena = freeze(arena)
         self.literalNames = names
         self.enumTypes = builder.enumTypes
+        self.ignoresCase = policy.caseInsensitivePaths
     }
 
     deinit {
@@ -262,6 +266,14 @@ final class RouteTable: @unchecked Sendable {
                 }
             }
             slot = (slot + 1) & mask
+        }
+    }
+
+    /// ``literalChild(_:_:)`` for a table that ignores case: the segment with its ASCII letters made small.
+    func literalChildIgnoringCase(_ node: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(segment.count, 1)) { buffer in
+            for i in 0..<segment.count { buffer[i] = asciiLowercased(segment[i]) }
+            return literalChild(node, UnsafeBufferPointer(rebasing: buffer[..<segment.count]))
         }
     }
 
@@ -311,10 +323,14 @@ final class RouteTable: @unchecked Sendable {
         let affixes = parts[Int(part)]
         let prefix = bytes(affixes.prefix)
         let suffix = bytes(affixes.suffix)
-        guard segment.count > prefix.count + suffix.count,
-            bytesEqual(UnsafeBufferPointer(rebasing: segment[..<prefix.count]), prefix),
-            bytesEqual(UnsafeBufferPointer(rebasing: segment[(segment.count - suffix.count)...]), suffix)
-        else { return nil }
+        guard segment.count > prefix.count + suffix.count else { return nil }
+        let head = UnsafeBufferPointer(rebasing: segment[..<prefix.count])
+        let tail = UnsafeBufferPointer(rebasing: segment[(segment.count - suffix.count)...])
+        if ignoresCase {
+            guard bytesEqualIgnoringCase(prefix, head), bytesEqualIgnoringCase(suffix, tail) else { return nil }
+        } else {
+            guard bytesEqual(head, prefix), bytesEqual(tail, suffix) else { return nil }
+        }
         return UnsafeBufferPointer(rebasing: segment[prefix.count..<(segment.count - suffix.count)])
     }
 

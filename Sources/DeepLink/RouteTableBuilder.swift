@@ -21,6 +21,8 @@ struct RouteTableBuilder {
     /// The literal text around the parameter of part-literal segments, by index; the same text shares an index.
     var parts: [RouteTable.Affixes] = []
     var partIndex: [[String]: Int32] = [:]
+    /// Literal text is stored with its ASCII letters small (``LinkPolicy/caseInsensitivePaths``).
+    var ignoresCase = false
 
     mutating func insert(_ route: Route, index: Int32) {
         let declaration = route.declaration
@@ -28,7 +30,8 @@ struct RouteTableBuilder {
         var path = [0]
         for segment in route.pattern.segments {
             switch segment {
-            case .literal(let text):
+            case .literal(let written):
+                let text = ignoresCase ? asciiLowercased(written) : written
                 if let child = nodes[node].literals[text] {
                     node = Int(child)
                 } else {
@@ -70,7 +73,9 @@ struct RouteTableBuilder {
     }
 
     /// The index of the affixes `prefix`…`suffix`, stored once.
-    mutating func affixes(_ prefix: String, _ suffix: String) -> Int32 {
+    mutating func affixes(_ writtenPrefix: String, _ writtenSuffix: String) -> Int32 {
+        let prefix = ignoresCase ? asciiLowercased(writtenPrefix) : writtenPrefix
+        let suffix = ignoresCase ? asciiLowercased(writtenSuffix) : writtenSuffix
         if let index = partIndex[[prefix, suffix]] { return index }
         parts.append(RouteTable.Affixes(prefix: store(prefix), suffix: store(suffix)))
         partIndex[[prefix, suffix]] = Int32(parts.count - 1)

@@ -213,6 +213,11 @@ struct CodegenAgreementTests {
     @Test func aListInThePathAndAnOptionalSegmentBeforeAnotherAreRefused() {
         #expect(Self.refusals(Self.listsConfig) == ["pattern-parameter-type"])
         #expect(Self.refusals(Self.optionalConfig) == ["invalid-pattern"])
+        let wrongType = Self.caseConfig.replacingOccurrences(
+            of: #""caseInsensitivePaths": true"#, with: #""caseInsensitivePaths": "yes""#)
+        #expect(Self.refusals(wrongType) == ["wrong-type"])
+        let twice = Self.caseConfig.replacingOccurrences(of: #""/caf%C3%A9""#, with: #""/CART/Checkout""#)
+        #expect(Self.refusals(twice) == ["duplicate-pattern"], "'/Cart/checkout' and '/CART/Checkout' are one path")
     }
 
     /// Optional last segments, next to a literal of the same place and after a pattern of the shorter path.
@@ -286,6 +291,41 @@ struct CodegenAgreementTests {
             "/p/x.htm", "/f/%C3%A9a%20x", "/f/éa x", "/f/%C3%A9%20x", "parts://@x", "https://parts.example.com/@x",
         ]
         try expectAgreement(graph, corpus: corpus, minimumMatches: 15)
+    }
+
+    /// `app.caseInsensitivePaths`: literals and part-literal text in any case, parameters and query keys exact.
+    static let caseConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Case", "schemes": ["case"], "caseInsensitivePaths": true },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "checkout": "/Cart/checkout",
+                "product(id: String)": "/products/{id}",
+                "sorted(by: Sort)": "/sorted/{by}",
+                "status(version: Int)": "/v{version}/Status.json",
+                "search(q: String = \"\")": "/search?Q={q}",
+                "cafe": "/caf%C3%A9"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func caseInsensitivePathsAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.caseConfig, file: "case.json")
+        #expect(graph.matcher.policy.caseInsensitivePaths)
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/cart/checkout", "/CART/CHECKOUT", "/cArT/%43heckout", "/PRODUCTS/AbC", "/SORTED/rating", "/sorted/Rating",
+            "/V2/status.JSON", "/v2/STATUS.json", "/search?Q=x", "/search?q=x", "/CAF%C3%A9", "/CAF%C3%89",
+            "CASE://CART/checkout",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
     }
 
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {

@@ -103,6 +103,19 @@ import Testing
         }
     }
 
+    /// An app whose paths ignore case also gets each page's first link in capitals (its query as it is); an app
+    /// whose paths do not gets none, so that shop.yaml's corpus is what it was.
+    @Test func caseInsensitiveAppsGetTheirLinksInCapitalsToo() throws {
+        let graph = try CodegenCorpus.load(text: CodegenAgreementTests.caseConfig, file: "case.json")
+        let links = LinkCorpus.synthesized(from: [graph]).items.compactMap(\.link)
+        for link in [
+            "case://Cart/checkout", "CASE://CART/CHECKOUT", "CASE://PRODUCTS/EXAMPLE", "CASE://V42/STATUS.JSON",
+        ] {
+            #expect(links.contains(link), "\(link) is missing")
+        }
+        #expect(!Self.links.contains("SHOP://CART"))
+    }
+
     @Test func aLinksFileCountsRepeatsAndSkipsCommentsAndBlankLines() throws {
         let corpus = try LinkCorpus.read(Array("a\n\n# b\n a \r\nc\n".utf8), name: "f")
         #expect(corpus.items == [.link("a"), .link("c")])

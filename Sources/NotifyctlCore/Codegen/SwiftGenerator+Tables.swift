@@ -23,6 +23,7 @@ extension SwiftGenerator {
                     static let schemes: [String] = \(stringArray(policy.schemes))
                     static let hosts: [String] = \(stringArray(policy.hosts))
                     static let maximumLength = \(policy.maximumLength)
+                    static let caseInsensitivePaths = \(policy.caseInsensitivePaths)
 
             """
         out += "        static let enums: [[String]] = ["

@@ -887,6 +887,7 @@ extension AppLink {
         static let schemes: [String] = ["shop"]
         static let hosts: [String] = ["shop.example.com", "*.shop.example.com"]
         static let maximumLength = 4096
+        static let caseInsensitivePaths = false
         static let enums: [[String]] = [
             // Sort
             ["price", "rating", "newest"]
@@ -1142,7 +1143,7 @@ extension AppLink.Routing {
             for segment in route.path {
                 switch segment {
                 case .literal(let text):
-                    let bytes = Array(text.utf8)
+                    let bytes = fold(Array(text.utf8))
                     if let child = nodes[node].literals[bytes] {
                         node = child
                     } else {
@@ -1166,7 +1167,7 @@ extension AppLink.Routing {
                         node = nodes.count - 1
                     }
                 case .part(let prefix, let k, let suffix):
-                    let (p, s, kind) = (Array(prefix.utf8), Array(suffix.utf8), page.kinds[k])
+                    let (p, s, kind) = (fold(Array(prefix.utf8)), fold(Array(suffix.utf8)), page.kinds[k])
                     if let edge = nodes[node].parts.first(where: { $0.prefix == p && $0.suffix == s && $0.kind == kind }) {
                         node = edge.child
                     } else {
@@ -1293,10 +1294,11 @@ extension AppLink.Routing {
             return nil
         }
         let segment = link.segments[depth]
-        if let child = node.literals[segment], let found = search(child, depth + 1, link) { return found }
+        let folded = fold(segment)
+        if let child = node.literals[folded], let found = search(child, depth + 1, link) { return found }
         for edge in node.parts
-        where segment.count > edge.prefix.count + edge.suffix.count && segment.starts(with: edge.prefix)
-            && segment.reversed().starts(with: edge.suffix.reversed())
+        where segment.count > edge.prefix.count + edge.suffix.count && folded.starts(with: edge.prefix)
+            && folded.reversed().starts(with: edge.suffix.reversed())
             && convert(Array(segment.dropFirst(edge.prefix.count).dropLast(edge.suffix.count)), edge.kind) != nil
         {
             if let found = search(edge.child, depth + 1, link) { return found }
@@ -1377,6 +1379,13 @@ extension AppLink.Routing {
         }
         guard i == b.count, let d = Double(String(decoding: b, as: Swift.UTF8.self)), d.isFinite else { return nil }
         return d
+    }
+
+    /// Literal path text as the table compares it: with ASCII capitals made small when the app's paths are
+    /// case-insensitive, else as it is.
+    static func fold(_ bytes: [UInt8]) -> [UInt8] {
+        guard caseInsensitivePaths else { return bytes }
+        return bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
     /// An optional sign and decimal digits: at most 19 characters, 20 with `-`; nil on overflow.
