@@ -153,9 +153,11 @@ private func resolverSamplePages(_ graph: Graph) -> [Page] {
                 switch parameter.type {
                 case .string: value = .string("v\(pages.count % 7)")
                 case .int: value = .int(pages.count % 5 + n)
+                case .double: value = .double(Double(pages.count % 5 + n) / 2)
                 case .bool: value = .bool(pages.count % 2 == 0)
                 case .uuid: value = .uuid(PageUUID(uuidString: "5F0C7E1E-0000-4000-8000-000000000001")!)
                 case .enumeration(_, let cases): value = .enumCase(cases.first ?? "")
+                case .list: value = .list([])
                 }
                 arguments.append(Page.Argument(label: parameter.label, value: value))
             }

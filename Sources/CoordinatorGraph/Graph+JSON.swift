@@ -36,6 +36,7 @@ extension Graph {
             "hosts": .array(self.app.hosts.map(JSON.string)),
         ]
         if let fallback = self.app.fallback { app["fallback"] = .string(fallback.description) }
+        if self.app.caseInsensitivePaths { app["caseInsensitivePaths"] = .bool(true) }
         var categoriesJSON = JSONObject()
         for key in categories.keys.sorted() { categoriesJSON[key] = .string(categories[key]!.description) }
         var typesJSON = JSONObject()

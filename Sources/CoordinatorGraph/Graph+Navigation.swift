@@ -37,7 +37,15 @@ extension Graph {
 
     static func convert(_ value: Value, to type: ParameterType) -> Value? {
         switch (value, type) {
-        case (.string, .string), (.int, .int), (.bool, .bool), (.uuid, .uuid): return value
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.uuid, .uuid): return value
+        case (.list(let items), .list(let element)):
+            var converted: [Value] = []
+            for item in items {
+                guard let value = convert(item, to: element) else { return nil }
+                converted.append(value)
+            }
+            return .list(converted)
+        case (.list, _), (_, .list): return nil
         default: return type.convert(Substring(value.linkText))
         }
     }

@@ -110,13 +110,18 @@ public struct AppSettings: Sendable {
     public let hosts: [String]
     /// The page used when no pattern matches.
     public let fallback: PageExpression?
+    /// `caseInsensitivePaths`: literal path text compared ignoring the case of ASCII letters.
+    public let caseInsensitivePaths: Bool
 
     /// Settings from their parts.
-    public init(name: String, schemes: [String], hosts: [String], fallback: PageExpression?) {
+    public init(
+        name: String, schemes: [String], hosts: [String], fallback: PageExpression?, caseInsensitivePaths: Bool = false
+    ) {
         self.name = name
         self.schemes = schemes
         self.hosts = hosts
         self.fallback = fallback
+        self.caseInsensitivePaths = caseInsensitivePaths
     }
 }
 
@@ -186,7 +191,9 @@ public final class Graph: Sendable {
         self.indexByName = index
         self.pagesByID = pages
         self.parentsByName = parents
-        self.matcher = Matcher(routes: routes, policy: LinkPolicy(schemes: app.schemes, hosts: app.hosts))
+        self.matcher = Matcher(
+            routes: routes,
+            policy: LinkPolicy(schemes: app.schemes, hosts: app.hosts, caseInsensitivePaths: app.caseInsensitivePaths))
     }
 
     /// The root coordinator (kind `app`).

@@ -83,24 +83,37 @@ enum PageCoding {
         var arguments: [Page.Argument] = []
         if let json {
             for (label, value) in try JSONReader.object(json, at: argumentsPath) {
-                let typed: Value
-                switch value {
-                case .int(let i): typed = .int(i)
-                case .bool(let b): typed = .bool(b)
-                case .string(let s):
-                    let enumSpelling = label + ": ." + s
-                    let isCase =
-                        description.map { $0.contains(enumSpelling + ",") || $0.contains(enumSpelling + ")") } ?? false
-                    typed = isCase ? .enumCase(s) : .string(s)
-                default:
+                // A list's items are read as the scalars are; its enum cases stay strings (typed by the graph).
+                let typed: Value?
+                if case .array(let items) = value {
+                    let values = items.compactMap { looseValue($0, label: label, description: nil) }
+                    typed = values.count == items.count ? .list(values) : nil
+                } else {
+                    typed = looseValue(value, label: label, description: description)
+                }
+                guard let typed else {
                     throw JSONReader.wrongType(
-                        value, expected: "a string, an integer or a Boolean",
+                        value, expected: "a string, a number, a Boolean or a list of them",
                         at: JSONReader.member(argumentsPath, label))
                 }
                 arguments.append(Page.Argument(label: label, value: typed))
             }
         }
         return Page(id: id, arguments: arguments)
+    }
+
+    /// A scalar argument read without a graph: a string is an enum case when the description spells it so.
+    static func looseValue(_ value: JSON, label: String, description: String?) -> Value? {
+        switch value {
+        case .int(let i): return .int(i)
+        case .double(let d) where d.isFinite: return .double(d)
+        case .bool(let b): return .bool(b)
+        case .string(let s):
+            let enumSpelling = label + ": ." + s
+            let isCase = description.map { $0.contains(enumSpelling + ",") || $0.contains(enumSpelling + ")") } ?? false
+            return isCase ? .enumCase(s) : .string(s)
+        default: return nil
+        }
     }
 
     /// A page description (`cart.offer(id: "SUMMER")`, `catalog.category(slug: "x", page: 2, sort: .price)`) typed

@@ -30,9 +30,44 @@ func parseInt(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
     return -value
 }
 
-/// `true` or `false`, exactly.
+/// A `Double` from link text: an optional sign, decimal digits, optionally a `.` and more digits, optionally an
+/// exponent (`e` or `E`, an optional sign, digits); at most 64 characters and finite. `nan`, `inf`, hexadecimal,
+/// `.5` and `5.` are not numbers here.
+func parseDouble(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard isDecimalNumber(b), let d = Double(String(decoding: b, as: UTF8.self)), d.isFinite else { return nil }
+    return d
+}
+
+/// True for `[+-]digits[.digits][(e|E)[+-]digits]`, at most 64 bytes: the decimal numbers of query strings and JSON,
+/// without the spellings `Double(_:)` also reads (`nan`, `inf`, `0x1p3`).
+func isDecimalNumber(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !b.isEmpty, b.count <= 64 else { return false }
+    var i = 0
+    if b[0] == UInt8(ascii: "-") || b[0] == UInt8(ascii: "+") { i = 1 }
+    func digits() -> Bool {
+        let start = i
+        while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { i += 1 }
+        return i > start
+    }
+    guard digits() else { return false }
+    if i < b.count, b[i] == UInt8(ascii: ".") {
+        i += 1
+        guard digits() else { return false }
+    }
+    if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+        i += 1
+        if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
+        guard digits() else { return false }
+    }
+    return i == b.count
+}
+
+/// `true` or `false`, exactly, or `1` or `0`, as query strings write Booleans.
 @inline(__always)
 func parseBool(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+    if b.count == 1 {
+        return b[0] == UInt8(ascii: "1") ? true : b[0] == UInt8(ascii: "0") ? false : nil
+    }
     if b.count == 4, b[0] == UInt8(ascii: "t"), b[1] == UInt8(ascii: "r"), b[2] == UInt8(ascii: "u"),
         b[3] == UInt8(ascii: "e")
     {

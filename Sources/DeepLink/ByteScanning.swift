@@ -46,6 +46,24 @@ func mayHaveSpecialByte(_ x: UInt64) -> Bool {
     return (below20 | hasByte(0x7F) | hasByte(0x3F) | hasByte(0x23) | hasByte(0x5C) | hasByte(0xE2)) != 0
 }
 
+/// True when `b` equals `lowered` (which holds no ASCII capital) but for the case of ASCII letters.
+func bytesEqualIgnoringCase(_ lowered: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard lowered.count == b.count else { return false }
+    for i in 0..<b.count where lowered[i] != asciiLowercased(b[i]) { return false }
+    return true
+}
+
+/// `byte` with an ASCII capital letter made small.
+@inline(__always)
+func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+}
+
+/// `text` with its ASCII capital letters made small (other characters as they are).
+func asciiLowercased(_ text: String) -> String {
+    String(decoding: text.utf8.map(asciiLowercased), as: UTF8.self)
+}
+
 /// True when both buffers hold the same bytes.
 @inline(__always)
 func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -26,8 +26,9 @@ public struct CaseDeclaration: Sendable, Hashable, CustomStringConvertible {
     /// Parses Swift enum case syntax: `home`, `offer(id: String)`,
     /// `category(slug: String, page: Int = 1, sort: Sort = price)`.
     ///
-    /// Types are `String`, `Int`, `Bool`, `UUID`, or an enum named in `types` (`["Sort": ["price", "rating"]]`).
-    /// Defaults are integers, quoted strings (also for `UUID`), `true`/`false`, or a case of the enum
+    /// Types are `String`, `Int`, `Double`, `Bool`, `UUID`, or an enum named in `types` (`["Sort": ["price", "rating"]]`).
+    /// Defaults are integers, decimal numbers (for `Double`: `0.5`, `-2`, `1e3`), quoted strings (also for `UUID`),
+    /// `true`/`false`, or a case of the enum
     /// written `price` or `.price`.
     public static func parse(_ text: String, types: [String: [String]]) throws(DeclarationError) -> CaseDeclaration {
         var parser = DeclarationParser(text: text, types: types)
@@ -167,35 +168,74 @@ struct DeclarationParser {
                 "parameters need labels: write '\(labelled())'")
         }
         try expect(":", "':' after '\(label)'")
-        let (typeOffset, typeName) = try identifier("type name")
-        let type: ParameterType
-        switch typeName {
-        case "String": type = .string
-        case "Int": type = .int
-        case "Bool": type = .bool
-        case "UUID": type = .uuid
-        default:
-            guard let cases = types[typeName] else {
-                let known = (["String", "Int", "Bool", "UUID"] + types.keys.sorted()).joined(separator: ", ")
-                throw error(.unknownType, at: typeOffset, "unknown type '\(typeName)'; expected one of \(known)")
-            }
-            type = .enumeration(name: typeName, cases: cases)
+        skipSpaces()
+        let isList = current == "["
+        if isList { position += 1 }
+        var type = try parseType()
+        if isList {
+            try expect("]", "']' after the list's element type")
+            type = .list(type)
         }
         skipSpaces()
         guard current == "=" else { return Parameter(label: label, type: type) }
         position += 1
         skipSpaces()
         let defaultOffset = position
-        let value = try parseDefault(for: type, label: label)
+        let value = try isList ? parseListDefault(for: type, label: label) : parseDefault(for: type, label: label)
         guard let value else {
             throw error(.invalidDefault, at: defaultOffset, "invalid default for '\(label): \(type)'; \(example(type))")
         }
         return Parameter(label: label, type: type, defaultValue: value)
     }
 
+    /// A type name that is not a list: built in or declared under `types:`.
+    mutating func parseType() throws(DeclarationError) -> ParameterType {
+        let (typeOffset, typeName) = try identifier("type name")
+        let type: ParameterType
+        switch typeName {
+        case "String": type = .string
+        case "Int": type = .int
+        case "Double": type = .double
+        case "Bool": type = .bool
+        case "UUID": type = .uuid
+        default:
+            guard let cases = types[typeName] else {
+                let known = (ParameterType.builtInNames + types.keys.sorted()).joined(separator: ", ")
+                throw error(.unknownType, at: typeOffset, "unknown type '\(typeName)'; expected one of \(known)")
+            }
+            type = .enumeration(name: typeName, cases: cases)
+        }
+        return type
+    }
+
+    /// A list default: `[]` or `[value, value]`, each value as ``parseDefault(for:label:)`` reads it; `nil` when an
+    /// item does not fit.
+    mutating func parseListDefault(for type: ParameterType, label: String) throws(DeclarationError) -> Value? {
+        guard case .list(let element) = type, current == "[" else { return nil }
+        position += 1
+        var items: [Value] = []
+        skipSpaces()
+        if current == "]" {
+            position += 1
+            return .list(items)
+        }
+        while true {
+            skipSpaces()
+            guard let item = try parseDefault(for: element, label: label) else { return nil }
+            items.append(item)
+            skipSpaces()
+            if current == "," {
+                position += 1
+                continue
+            }
+            try expect("]", "',' or ']' in the list")
+            return .list(items)
+        }
+    }
+
     /// True for a built-in type or one declared under `types:`.
     func isTypeName(_ name: String) -> Bool {
-        ["String", "Int", "Bool", "UUID"].contains(name) || types[name] != nil
+        ParameterType.builtInNames.contains(name) || types[name] != nil
     }
 
     /// The declaration with a label before each parameter written as a bare type: `offer(String)` →
@@ -213,6 +253,7 @@ struct DeclarationParser {
             let base: String
             switch part {
             case "String", "Int", "UUID": base = "id"
+            case "Double": base = "value"
             case "Bool": base = "flag"
             default: base = part.prefix(1).lowercased() + part.dropFirst()
             }
@@ -231,10 +272,12 @@ struct DeclarationParser {
         switch type {
         case .string: return "expected a quoted string such as \"all\""
         case .int: return "expected an integer such as 1"
+        case .double: return "expected a number such as 0.5"
         case .bool: return "expected true or false"
         case .uuid: return "expected a quoted UUID such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
         case .enumeration(let name, let cases):
             return "expected a case of \(name): " + cases.map { "." + $0 }.joined(separator: ", ")
+        case .list(let element): return "expected a list such as [] or [a, b] of which " + example(element)
         }
     }
 
@@ -250,18 +293,22 @@ struct DeclarationParser {
         }
         let start = position
         if current == "." { position += 1 }
-        while let c = current, c == "_" || c == "-" || c == "+" || c.isLetter || c.isNumber { position += 1 }
+        while let c = current, c == "_" || c == "-" || c == "+" || c.isLetter || c.isNumber || c == "." {
+            position += 1
+        }
         let word = String(chars[start..<position])
         guard !word.isEmpty else { return nil }
         switch type {
         case .int:
             return Int(word).map(Value.int)
+        case .double:
+            return ParameterType.double.convert(Substring(word))
         case .bool:
             return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
         case .enumeration(_, let cases):
             let name = word.hasPrefix(".") ? String(word.dropFirst()) : word
             return cases.contains(name) ? .enumCase(name) : nil
-        case .string, .uuid:
+        case .string, .uuid, .list:
             return nil
         }
     }

@@ -13,6 +13,9 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         case parameter(String)
         /// `{name...}`: binds one or more remaining segments joined by `/`; only last.
         case catchAll(String)
+        /// `prefix{name}suffix` (`v{version}`, `@{user}`, `{id}.html`): binds the text of one segment between a
+        /// literal prefix and suffix, at least one of them non-empty; the text between must not be empty.
+        case part(prefix: String, name: String, suffix: String)
 
         /// The segment as written in a pattern (literals unescaped).
         public var description: String {
@@ -20,6 +23,7 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
             case .literal(let s): return s
             case .parameter(let n): return "{\(n)}"
             case .catchAll(let n): return "{\(n)...}"
+            case .part(let prefix, let n, let suffix): return "\(prefix){\(n)}\(suffix)"
             }
         }
     }
@@ -38,12 +42,17 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         let segments: [Segment]
         let query: [QueryBinding]
         let nameOffsets: [String: Int]
+        let isLastOptional: Bool
 
-        init(text: String, segments: [Segment], query: [QueryBinding], nameOffsets: [String: Int]) {
+        init(
+            text: String, segments: [Segment], query: [QueryBinding], nameOffsets: [String: Int],
+            isLastOptional: Bool = false
+        ) {
             self.text = text
             self.segments = segments
             self.query = query
             self.nameOffsets = nameOffsets
+            self.isLastOptional = isLastOptional
         }
     }
 
@@ -57,6 +66,18 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
     public var query: [QueryBinding] { storage.query }
     /// Character offset of each bound name in `text`, for error messages.
     var nameOffsets: [String: Int] { storage.nameOffsets }
+
+    /// The name of the last path segment when it is written `{name?}`: a link may leave that segment out, and the
+    /// label then takes its default (`/search/{q?}` matches `/search` and `/search/shoes`).
+    public var optionalName: String? {
+        guard storage.isLastOptional, case .parameter(let name) = segments.last else { return nil }
+        return name
+    }
+
+    /// The path without its optional last segment, when it has one: the other path the pattern matches.
+    public var segmentsWithoutOptional: [Segment]? {
+        optionalName == nil ? nil : Array(segments.dropLast())
+    }
 
     /// Patterns are equal when written the same: the text decides everything else.
     public static func == (lhs: LinkPattern, rhs: LinkPattern) -> Bool {
@@ -79,7 +100,7 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         segments.compactMap {
             switch $0 {
             case .literal: return nil
-            case .parameter(let n), .catchAll(let n): return n
+            case .parameter(let n), .catchAll(let n), .part(_, let n, _): return n
             }
         }
     }
@@ -118,7 +139,20 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
                         reason: "'{\(name)}' is not a parameter of '\(declaration)'; \(known)"))
                 continue
             }
-            if name == catchAllName, parameter.type != .string {
+            if name == optionalName, parameter.defaultValue == nil {
+                problems.append(
+                    PatternError(
+                        code: .unboundLabel, text: text, offset: offset,
+                        reason: "'{\(name)?}' may be left out of a link, so '\(name)' needs a default: "
+                            + "declare '\(name): \(parameter.type) = …'"))
+            }
+            if case .list = parameter.type, !queryParameterNames.contains(name) {
+                problems.append(
+                    PatternError(
+                        code: .typeMismatch, text: text, offset: offset,
+                        reason: "'\(name)' is a list (\(parameter.type)), which a repeated query key binds: "
+                            + "write '?\(name)={\(name)}' instead of a path segment"))
+            } else if name == catchAllName, parameter.type != .string {
                 problems.append(
                     PatternError(
                         code: .typeMismatch, text: text, offset: offset,
@@ -148,7 +182,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingLeadingSlash
         /// `//` inside the path.
         case emptySegment
-        /// Literal text and a parameter in one segment (`/item-{id}`), or a stray brace.
+        /// Two parameters in one segment (`/{slug}-{id}`), or a stray brace.
         case mixedSegment
         /// A parameter name that is empty or not an identifier.
         case invalidName
@@ -156,6 +190,8 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case duplicateName
         /// `{name...}` before the last segment, or in the query.
         case catchAllNotLast
+        /// `{name?}` before the last path segment, on a catch-all, or in the query.
+        case optionalNotLast
         /// A query part that is not `key={name}`, or a key given twice.
         case invalidQuery
         /// A character a pattern cannot hold (space, control character, `#`) or a bad `%` escape.
@@ -164,7 +200,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownLabel
         /// A label without a default that the pattern does not bind.
         case unboundLabel
-        /// A label whose type cannot be bound this way (a catch-all on a non-String label).
+        /// A label whose type cannot be bound this way (a catch-all on a non-String label, a list in the path).
         case typeMismatch
     }
 
@@ -185,6 +221,8 @@ struct PatternParser {
     let text: String
     let chars: [Character]
     var nameOffsets: [String: Int] = [:]
+    /// Whether the segment parsed last was `{name?}`.
+    var isLastOptional = false
 
     init(text: String) {
         self.text = text
@@ -199,7 +237,16 @@ struct PatternParser {
         guard chars.first == "/" else {
             throw error(.missingLeadingSlash, at: 0, "a pattern starts with '/', e.g. '/offers/{id}'")
         }
-        let queryStart = chars.firstIndex(of: "?") ?? chars.count
+        // The query starts at the first '?' outside braces: `{q?}` is an optional segment.
+        var queryStart = chars.count
+        var inBraces = false
+        for (i, c) in chars.enumerated() {
+            if c == "{" { inBraces = true } else if c == "}" { inBraces = false }
+            if c == "?", !inBraces {
+                queryStart = i
+                break
+            }
+        }
         for (i, c) in chars.enumerated() {
             if c == "#" { throw error(.invalidCharacter, at: i, "a pattern cannot hold a fragment ('#')") }
             if c == " " || c.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
@@ -212,18 +259,27 @@ struct PatternParser {
             var end = start
             while end < queryStart, chars[end] != "/" { end += 1 }
             if end == start {
-                throw error(.emptySegment, at: start, "empty path segment; remove the extra '/'")
+                throw error(
+                    .emptySegment, at: start,
+                    "empty path segment: a link's empty segments are dropped ('//cart' is '/cart'), so this one "
+                        + "could never match; remove the extra '/'")
             }
             if case .catchAll(let name) = segments.last {
                 throw error(
                     .catchAllNotLast, at: start - 1, "catch-all '{\(name)...}' must be the last path segment")
+            }
+            if isLastOptional, case .parameter(let name) = segments.last {
+                throw error(
+                    .optionalNotLast, at: start - 1,
+                    "optional '{\(name)?}' must be the last path segment: a link leaves out only its end")
             }
             segments.append(try parseSegment(start, end))
             start = end + 1
             if end == queryStart - 1 { break }
         }
         var query: [LinkPattern.QueryBinding] = []
-        if queryStart < chars.count {
+        // A `?` with nothing after it is no query, as in the links and patterns of other routers (`/search?`).
+        if queryStart < chars.count - 1 {
             var start = queryStart + 1
             while true {
                 var end = start
@@ -238,7 +294,8 @@ struct PatternParser {
             }
         }
         return LinkPattern(
-            storage: LinkPattern.Storage(text: text, segments: segments, query: query, nameOffsets: nameOffsets))
+            storage: LinkPattern.Storage(
+                text: text, segments: segments, query: query, nameOffsets: nameOffsets, isLastOptional: isLastOptional))
     }
 
     mutating func parseSegment(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
@@ -247,19 +304,46 @@ struct PatternParser {
         guard hasBrace else { return .literal(try decodeLiteral(start, end)) }
         guard part.first == "{", part.last == "}", part.count >= 2,
             part.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" })
-        else {
-            throw error(
-                .mixedSegment, at: start,
-                "a segment is either literal text or one '{name}' parameter, not '\(String(part))'")
-        }
+        else { return try parsePart(start, end) }
         var name = String(part.dropFirst().dropLast())
         var isCatchAll = false
+        isLastOptional = name.hasSuffix("?")
+        if isLastOptional { name.removeLast() }
         if name.hasSuffix("...") {
             name.removeLast(3)
             isCatchAll = true
+            if isLastOptional {
+                throw error(
+                    .optionalNotLast, at: start + 1,
+                    "a catch-all binds one or more segments and cannot be optional; write '{\(name)...}' and "
+                        + "add the pattern without it")
+            }
         }
         try bind(name, at: start + 1)
         return isCatchAll ? .catchAll(name) : .parameter(name)
+    }
+
+    /// `prefix{name}suffix`: one parameter between literal text in one segment.
+    mutating func parsePart(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
+        let part = chars[start..<end]
+        guard part.filter({ $0 == "{" }).count == 1, part.filter({ $0 == "}" }).count == 1,
+            let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}"), open < close
+        else {
+            throw error(
+                .mixedSegment, at: start,
+                "a segment holds one '{name}' parameter at most, with literal text around it, not '\(String(part))'")
+        }
+        let name = String(chars[(open + 1)..<close])
+        if name.hasSuffix("...") || name.hasSuffix("?") {
+            throw error(
+                .mixedSegment, at: open + 1,
+                "'{\(name)}' cannot have literal text around it in its segment; write it as a segment of its own")
+        }
+        let prefix = try decodeLiteral(start, open)
+        let suffix = try decodeLiteral(close + 1, end)
+        try bind(name, at: open + 1)
+        isLastOptional = false
+        return .part(prefix: prefix, name: name, suffix: suffix)
     }
 
     mutating func bind(_ name: String, at offset: Int) throws(PatternError) {
@@ -289,6 +373,11 @@ struct PatternParser {
         let name = String(value.dropFirst().dropLast())
         if name.hasSuffix("...") {
             throw error(.catchAllNotLast, at: eq + 2, "a catch-all '{\(name)}' belongs at the end of the path")
+        }
+        if name.hasSuffix("?") {
+            throw error(
+                .optionalNotLast, at: eq + 2,
+                "'{\(name)}' is for a path segment; a query binding with a default is already optional")
         }
         if name.contains("{") || name.contains("}") {
             throw error(.invalidQuery, at: eq + 1, "a query value must be one '{name}' parameter")

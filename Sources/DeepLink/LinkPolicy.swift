@@ -40,6 +40,9 @@ public struct LinkPolicy: Sendable, Hashable {
     let storage: Storage
     /// The longest link accepted, in UTF-8 bytes.
     public let maximumLength: Int
+    /// Literal path text (literal segments, the text around a part-literal's parameter) compared ignoring the case
+    /// of ASCII letters, as RoutingKit's case-insensitive router does; parameters keep the link's text as it is.
+    public let caseInsensitivePaths: Bool
 
     /// Custom schemes (`shop`), lower-cased.
     public var schemes: [String] { storage.schemes }
@@ -50,14 +53,19 @@ public struct LinkPolicy: Sendable, Hashable {
     public static let defaultMaximumLength = 4096
 
     /// A policy from its allow-lists; schemes and hosts are compared case-insensitively.
-    public init(schemes: [String], hosts: [String], maximumLength: Int = LinkPolicy.defaultMaximumLength) {
+    public init(
+        schemes: [String], hosts: [String], maximumLength: Int = LinkPolicy.defaultMaximumLength,
+        caseInsensitivePaths: Bool = false
+    ) {
         self.storage = Storage(schemes: schemes.map { $0.lowercased() }, hosts: hosts.map { $0.lowercased() })
         self.maximumLength = maximumLength
+        self.caseInsensitivePaths = caseInsensitivePaths
     }
 
     /// Policies are equal when they accept the same schemes, hosts and length.
     public static func == (lhs: LinkPolicy, rhs: LinkPolicy) -> Bool {
         lhs.schemes == rhs.schemes && lhs.hosts == rhs.hosts && lhs.maximumLength == rhs.maximumLength
+            && lhs.caseInsensitivePaths == rhs.caseInsensitivePaths
     }
 
     /// Hashes schemes, hosts and length.
@@ -65,6 +73,7 @@ public struct LinkPolicy: Sendable, Hashable {
         hasher.combine(schemes)
         hasher.combine(hosts)
         hasher.combine(maximumLength)
+        hasher.combine(caseInsensitivePaths)
     }
 
     /// True when `scheme` is one of ``schemes`` (case-insensitive).

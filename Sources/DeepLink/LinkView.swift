@@ -49,6 +49,13 @@ struct LinkView {
         return nil
     }
 
+    /// The values of every query item whose key equals `key`, in the link's order.
+    func queryValues(_ key: UnsafeBufferPointer<UInt8>) -> [Span] {
+        var values: [Span] = []
+        for item in query where bytesEqual(bytes(item.key), key) { values.append(item.value) }
+        return values
+    }
+
     /// Where the link came from.
     var origin: Link.Origin {
         switch originRef {

@@ -5,7 +5,8 @@ extension Matcher {
     /// else `https://<first non-wildcard host>/offers/SUMMER`, else the bare path. Query items are left out when
     /// equal to the default. A later pattern is used when the first cannot carry a value (an empty string in a path
     /// segment, an empty part in a catch-all) or when the link it gives would open a different page (a literal
-    /// route takes precedence). Missing arguments take their defaults.
+    /// route takes precedence). Missing arguments take their defaults. A list is one query item per value, in order
+    /// (`?tag=a&tag=b`); an empty list has none, so it is printed only where it is the default.
     public func link(for page: Page) -> String? {
         guard let indices = table.routesByPage[page.id], let first = indices.first else { return nil }
         guard let page = normalize(page, routes[first].declaration) else { return nil }
@@ -62,8 +63,19 @@ extension Matcher {
             case .literal(let text):
                 path += "/" + percentEncode(text, for: .segment)
             case .parameter(let name):
-                guard let text = page[name]?.linkText, !text.isEmpty else { return nil }
+                guard let value = page[name], !value.isList else { return nil }
+                // An optional segment at its default is left out, as a query item at its default is.
+                if name == route.pattern.optionalName, value == route.declaration.parameter(name)?.defaultValue {
+                    continue
+                }
+                let text = value.linkText
+                guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, for: .segment)
+            case .part(let prefix, let name, let suffix):
+                guard let value = page[name], !value.isList, case let text = value.linkText, !text.isEmpty else {
+                    return nil
+                }
+                path += "/" + percentEncode(prefix + text + suffix, for: .segment)
             case .catchAll(let name):
                 guard let text = page[name]?.linkText else { return nil }
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -76,9 +88,14 @@ extension Matcher {
         for binding in route.pattern.query {
             guard let value = page[binding.name] else { continue }
             if value == route.declaration.parameter(binding.name)?.defaultValue { continue }
-            path +=
-                separator + percentEncode(binding.key, for: .query) + "=" + percentEncode(value.linkText, for: .query)
-            separator = "&"
+            let items: [Value]
+            if case .list(let values) = value { items = values } else { items = [value] }
+            for item in items {
+                path +=
+                    separator + percentEncode(binding.key, for: .query) + "="
+                    + percentEncode(item.linkText, for: .query)
+                separator = "&"
+            }
         }
         return path
     }

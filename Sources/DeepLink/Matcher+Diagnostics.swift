@@ -7,15 +7,17 @@ extension Matcher {
     /// at each segment, and the same query keys with the same types (names do not matter). A later pattern is
     /// shadowed when every link it matches is taken by an earlier one: either it has the path shape of the earlier
     /// one and every link it matches also satisfies the earlier one's query bindings, or the two part where each has
-    /// an enum parameter, the later enum's cases are all cases of the earlier one (tried first), and from there on
-    /// every segment the later pattern accepts the earlier one accepts too.
+    /// a typed parameter, every value of the later one's type converts to the earlier one's (an enum's cases all
+    /// cases of the earlier enum; an `Int` under a `Double`), the earlier is tried first, and from there on every
+    /// segment the later pattern accepts the earlier one accepts too.
     public func diagnostics() -> [PatternDiagnostic] {
         var out: [PatternDiagnostic] = []
         var firstByShape: [RouteShape: Int] = [:]
         var byPath: [[ShapeElement]: [Int]] = [:]
         var shapes: [RouteShape] = []
         shapes.reserveCapacity(routes.count)
-        for route in routes { shapes.append(RouteShape(route)) }
+        let ignoresCase = policy.caseInsensitivePaths
+        for route in routes { shapes.append(RouteShape(route, ignoringCase: ignoresCase)) }
         let enums = EnumBranches(shapes)
         for (index, route) in routes.enumerated() {
             let shape = shapes[index]
@@ -29,6 +31,20 @@ extension Matcher {
                 continue
             }
             firstByShape[shape] = index
+            if route.pattern.optionalName != nil {
+                // The path without the optional segment is a shape of this pattern too.
+                let short = RouteShape(route, withoutOptional: true, ignoringCase: ignoresCase)
+                if let earlier = firstByShape[short] {
+                    out.append(
+                        PatternDiagnostic(
+                            kind: .shadowed, route: index, earlierRoute: earlier,
+                            message: "pattern '\(route.pattern)' of \(route.page) never matches a link without its "
+                                + "optional segment: '\(routes[earlier].pattern)' of \(routes[earlier].page) takes "
+                                + "those; declare it first or drop the '?'"))
+                } else {
+                    firstByShape[short] = index
+                }
+            }
             defer { byPath[shape.path, default: []].append(index) }
             if let earlier = byPath[shape.path, default: []].first(where: { shadows($0, index) }) {
                 out.append(
@@ -40,15 +56,14 @@ extension Matcher {
                 continue
             }
             if let (earlier, position) = enums.shadowing(index, shapes: shapes, matcher: self) {
-                guard case .parameter(let later) = shape.path[position],
-                    case .parameter(let wider) = shapes[earlier].path[position]
-                else { continue }
+                let wider = shapes[earlier].path[position]
+                let later = shape.path[position]
                 out.append(
                     PatternDiagnostic(
                         kind: .shadowed, route: index, earlierRoute: earlier,
                         message: "pattern '\(route.pattern)' of \(route.page) never matches: "
                             + "'\(routes[earlier].pattern)' of \(routes[earlier].page) takes every link it matches, "
-                            + "because every case of \(later) is also a case of \(wider), which is tried first; "
+                            + "because \(EnumBranches.covering(wider, later)), which is tried first; "
                             + "make the patterns differ by a literal segment"))
             }
         }
@@ -86,6 +101,17 @@ enum ShapeElement: Hashable {
     case literal(String)
     case parameter(ParameterType)
     case catchAll(ParameterType)
+    case part(prefix: String, type: ParameterType, suffix: String)
+
+    /// A branch of the trie that takes some segments and not others, in route order: a typed parameter or a
+    /// part-literal segment.
+    var isConditional: Bool {
+        switch self {
+        case .parameter(let type): return type.isTyped
+        case .part: return true
+        case .literal, .catchAll: return false
+        }
+    }
 }
 
 /// What decides which links a pattern matches, without parameter names.
@@ -98,13 +124,20 @@ struct RouteShape: Hashable {
     let path: [ShapeElement]
     let query: Set<QueryKey>
 
-    init(_ route: Route) {
+    /// The shape of `route`; `withoutOptional`, of its path without its optional last segment; `ignoringCase`, with
+    /// literal text's ASCII letters made small.
+    init(_ route: Route, withoutOptional: Bool = false, ignoringCase: Bool = false) {
+        let fold = { (text: String) in ignoringCase ? asciiLowercased(text) : text }
         let declaration = route.declaration
-        path = route.pattern.segments.map {
+        let segments = withoutOptional ? route.pattern.segmentsWithoutOptional ?? [] : route.pattern.segments
+        path = segments.map {
             switch $0 {
-            case .literal(let text): return .literal(text)
+            case .literal(let text): return .literal(fold(text))
             case .parameter(let name): return .parameter(declaration.parameter(name)?.type ?? .string)
             case .catchAll(let name): return .catchAll(declaration.parameter(name)?.type ?? .string)
+            case .part(let prefix, let name, let suffix):
+                return .part(
+                    prefix: fold(prefix), type: declaration.parameter(name)?.type ?? .string, suffix: fold(suffix))
             }
         }
         query = Set(
@@ -112,8 +145,9 @@ struct RouteShape: Hashable {
     }
 }
 
-/// Routes that have an enum parameter, grouped by the path before it, for finding patterns shadowed through enums
-/// of overlapping cases (`/p/{s}` with `Sort` before `/p/{o}` with `Order`, both `[price, rating]`).
+/// Routes that have a typed parameter, grouped by the path before it, for finding patterns shadowed through types
+/// whose values overlap (`/p/{s}` with `Sort` before `/p/{o}` with `Order`, both `[price, rating]`; `/p/{x}` with
+/// `Double` before `/p/{n}` with `Int`).
 struct EnumBranches {
     /// Path prefix up to an enum position (exclusive) → the routes with an enum there, in declaration order.
     var byPrefix: [[ShapeElement]: [Int]] = [:]
@@ -123,8 +157,7 @@ struct EnumBranches {
 
     init(_ shapes: [RouteShape]) {
         for (index, shape) in shapes.enumerated() {
-            for (position, element) in shape.path.enumerated() {
-                guard case .parameter(.enumeration) = element else { continue }
+            for (position, element) in shape.path.enumerated() where element.isConditional {
                 byPrefix[Array(shape.path[..<position]), default: []].append(index)
                 let through = Array(shape.path[...position])
                 if firstThrough[through] == nil { firstThrough[through] = index }
@@ -136,15 +169,13 @@ struct EnumBranches {
     /// that position.
     func shadowing(_ later: Int, shapes: [RouteShape], matcher: Matcher) -> (Int, Int)? {
         let l = shapes[later].path
-        for (position, element) in l.enumerated() {
-            guard case .parameter(.enumeration(_, let laterCases)) = element else { continue }
+        for (position, element) in l.enumerated() where element.isConditional {
             let prefix = Array(l[..<position])
             for earlier in byPrefix[prefix] ?? [] {
                 guard earlier < later else { break }
                 let e = shapes[earlier].path
                 guard e.count == l.count, position < e.count, e[position] != element,
-                    case .parameter(.enumeration(_, let earlierCases)) = e[position],
-                    laterCases.allSatisfy(earlierCases.contains),
+                    EnumBranches.accepts(e[position], element),
                     let first = firstThrough[Array(e[...position])], let own = firstThrough[Array(l[...position])],
                     first < own,
                     zip(e[(position + 1)...], l[(position + 1)...]).allSatisfy(EnumBranches.accepts),
@@ -154,6 +185,19 @@ struct EnumBranches {
             }
         }
         return nil
+    }
+
+    /// Why every segment `narrow` takes `wide` takes too, for the shadowing message.
+    static func covering(_ wide: ShapeElement, _ narrow: ShapeElement) -> String {
+        switch (wide, narrow) {
+        case (.parameter(let wide), .parameter(let narrow)):
+            if case .enumeration = narrow { return "every case of \(narrow) is also a case of \(wide)" }
+            return "every \(narrow) is also a \(wide)"
+        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
+            return "every segment '\(p2){\(t2)}\(s2)' takes is also taken by '\(p1){\(t1)}\(s1)'"
+        default:
+            return "every segment the later one takes is also taken by the earlier one"
+        }
     }
 
     /// True when every segment `later` accepts is accepted by `earlier` at the same position.
@@ -166,6 +210,14 @@ struct EnumBranches {
             return type.convert(Substring(text)) != nil
         case (.parameter(.enumeration(_, let wide)), .parameter(.enumeration(_, let narrow))):
             return narrow.allSatisfy(wide.contains)
+        case (.parameter(.double), .parameter(.int)):
+            return true
+        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
+            // `p1{t1}s1` takes `p2{x}s2` when its text starts and ends the same way and whatever lies between
+            // converts: always for a String, else only for the same text around a type that covers the other's.
+            guard p2.hasPrefix(p1), s2.hasSuffix(s1) else { return false }
+            if t1 == .string { return true }
+            return p1 == p2 && s1 == s2 && accepts(.parameter(t1), .parameter(t2))
         default:
             return false
         }

@@ -16,7 +16,8 @@ extension Matcher {
         }
         let segment = link.bytes(link.segments[depth])
         if node.literalCount > 0 {
-            let child = table.literalChild(index, segment)
+            let child =
+                table.ignoresCase ? table.literalChildIgnoringCase(index, segment) : table.literalChild(index, segment)
             if child >= 0 {
                 if let found = search(node: child, depth: depth + 1, link, &trace) { return found }
             } else if trace != nil {
@@ -29,9 +30,21 @@ extension Matcher {
         }
         for i in 0..<Int(node.typedCount) {
             let edge = table.typedEdges[Int(node.typedStart) + i]
-            guard table.accepts(segment, edge.type) else {
+            var text = segment
+            if edge.type.part >= 0 {
+                guard let middle = table.middle(segment, edge.type.part) else {
+                    if trace != nil {
+                        let shown = link.text(link.segments[depth])
+                        trace?.append(
+                            "\(example(below: edge.child)): '\(shown)' is not \(table.partText(edge.type.part))")
+                    }
+                    continue
+                }
+                text = middle
+            }
+            guard table.accepts(text, edge.type) else {
                 if trace != nil {
-                    let reason = mismatch(link.text(link.segments[depth]), edge.type)
+                    let reason = mismatch(String(decoding: text, as: UTF8.self), edge.type)
                     trace?.append("\(example(below: edge.child)): \(reason)")
                 }
                 continue
@@ -66,25 +79,26 @@ extension Matcher {
                     }
                     return false
                 }
+            case .query where argument.type.isList:
+                let key = table.bytes(table.queryKeys[Int(argument.index)])
+                let values = link.queryValues(key)
+                for value in values where !table.accepts(link.bytes(value), argument.type) {
+                    if trace != nil { traceQuery(route: index, key, mismatch: value, argument.type, link, &trace) }
+                    return false
+                }
+                if values.isEmpty, !argument.hasDefault {
+                    if trace != nil { traceQuery(route: index, key, missing: k, &trace) }
+                    return false
+                }
             case .query:
                 let key = table.bytes(table.queryKeys[Int(argument.index)])
                 if let value = link.queryValue(key) {
                     if !table.accepts(link.bytes(value), argument.type) {
-                        if trace != nil {
-                            let reason = mismatch(link.text(value), argument.type)
-                            let keyText = String(decoding: key, as: UTF8.self)
-                            trace?.append("\(routes[Int(index)].pattern): query '\(keyText)': \(reason)")
-                        }
+                        if trace != nil { traceQuery(route: index, key, mismatch: value, argument.type, link, &trace) }
                         return false
                     }
                 } else if !argument.hasDefault {
-                    if trace != nil {
-                        let label = routes[Int(index)].declaration.parameters[k].label
-                        let keyText = String(decoding: key, as: UTF8.self)
-                        trace?.append(
-                            "\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default"
-                        )
-                    }
+                    if trace != nil { traceQuery(route: index, key, missing: k, &trace) }
                     return false
                 }
             case .unbound:
@@ -99,6 +113,22 @@ extension Matcher {
             }
         }
         return true
+    }
+
+    /// Traces a query value of a route that does not convert to its type.
+    func traceQuery(
+        route index: Int32, _ key: UnsafeBufferPointer<UInt8>, mismatch value: Span, _ type: TypeCode,
+        _ link: LinkView, _ trace: inout [String]?
+    ) {
+        let keyText = String(decoding: key, as: UTF8.self)
+        trace?.append("\(routes[Int(index)].pattern): query '\(keyText)': \(mismatch(link.text(value), type))")
+    }
+
+    /// Traces a query key a route needs (its argument `k` has no default) and the link lacks.
+    func traceQuery(route index: Int32, _ key: UnsafeBufferPointer<UInt8>, missing k: Int, _ trace: inout [String]?) {
+        let label = routes[Int(index)].declaration.parameters[k].label
+        let keyText = String(decoding: key, as: UTF8.self)
+        trace?.append("\(routes[Int(index)].pattern): the query has no '\(keyText)' and '\(label)' has no default")
     }
 
     /// The page of an accepted route, arguments in declaration order.
@@ -141,9 +171,12 @@ extension Matcher {
     func argument(_ index: Int, _ restFrom: Int32, _ link: LinkView) -> Page.Argument {
         let argument = table.arguments[index]
         let spec = argument.spec
+        if spec.type.isList { return listArgument(argument, link) }
         let span: Span?
         switch spec.source {
-        case .segment: span = link.segments[Int(spec.index)]
+        // An optional last segment the link leaves out keeps the default.
+        case .segment where spec.type.part >= 0: span = table.middle(link.segments[Int(spec.index)], spec.type.part)
+        case .segment: span = Int(spec.index) < link.segments.count ? link.segments[Int(spec.index)] : nil
         case .rest: span = link.rest(from: Int(restFrom))
         case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(spec.index)]))
         case .unbound: span = nil
@@ -153,6 +186,14 @@ extension Matcher {
             return Page.Argument(label: argument.template.label, value: value)
         }
         return argument.template
+    }
+
+    /// A list argument of an accepted route: every value of its query key, or its default when there is none.
+    func listArgument(_ argument: RouteTable.ArgumentEntry, _ link: LinkView) -> Page.Argument {
+        let key = table.bytes(table.queryKeys[Int(argument.spec.index)])
+        let values = link.queryValues(key).compactMap { table.value(link.bytes($0), argument.spec.type) }
+        guard !values.isEmpty else { return argument.template }
+        return Page.Argument(label: argument.template.label, value: .list(values))
     }
 
     /// The first pattern at or below a trie node, with how many more share that position (for traces).
@@ -167,7 +208,8 @@ extension Matcher {
         switch type.kind {
         case .string: return "'\(text)' is not a String"
         case .int: return "'\(text)' is not an Int"
-        case .bool: return "'\(text)' is not a Bool (true or false)"
+        case .double: return "'\(text)' is not a Double (digits, an optional fraction and exponent)"
+        case .bool: return "'\(text)' is not a Bool (true, false, 1 or 0)"
         case .uuid: return "'\(text)' is not a UUID"
         case .enumeration:
             let type = table.enumTypes[Int(type.enumIndex)]

@@ -1,7 +1,8 @@
 /// All routes compiled into one matcher: links in, typed pages out, and pages back to canonical links.
 ///
-/// Precedence, segment by segment from the left: a literal beats a typed parameter (`Int`, `Bool`, `UUID`, an
-/// enum), which beats a `String` parameter, which beats a catch-all; routes of the same shape are tried in
+/// Precedence, segment by segment from the left: a literal beats a part-literal segment (`v{version}`), which beats
+/// a typed parameter (`Int`, `Double`, `Bool`, `UUID`, an enum), which beats a `String` parameter, which beats a
+/// catch-all; routes of the same shape are tried in
 /// declaration order. A parameter whose text does not convert to its type is no match there: the matcher backtracks
 /// and tries the next alternative. Query bindings match in any order, extra query items are ignored, the first of
 /// repeated keys counts, and an absent key takes the declared default (no match without one).

@@ -1,26 +1,33 @@
 import JSON
 
-/// The type of a page parameter: `String`, `Int`, `Bool`, `UUID`, or an enum declared under `types:`.
-public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
+/// The type of a page parameter: `String`, `Int`, `Double`, `Bool`, `UUID`, an enum declared under `types:`, or a
+/// list of one of those (`[String]`), which a repeated query key binds.
+public indirect enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case string
     case int
+    case double
     case bool
     case uuid
     /// A declared enum with its cases, e.g. `Sort: [price, rating]`.
     case enumeration(name: String, cases: [String])
+    /// `[Element]`: every value of a repeated query key, in order; the element is not a list.
+    case list(ParameterType)
 
-    /// The Swift spelling of the type: `String`, `Int`, `Sort`, …
+    /// The Swift spelling of the type: `String`, `Int`, `Sort`, `[String]`, …
     public var description: String {
         switch self {
         case .string: return "String"
         case .int: return "Int"
+        case .double: return "Double"
         case .bool: return "Bool"
         case .uuid: return "UUID"
         case .enumeration(let name, _): return name
+        case .list(let element): return "[\(element)]"
         }
     }
 
     /// Converts link text (already percent-decoded) into a value of this type, or `nil` when it does not convert.
+    /// A list converts one text into a list of one value.
     public func convert(_ text: Substring) -> Value? {
         switch self {
         case .string:
@@ -30,16 +37,20 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
                 return nil
             }
             return Int(text).map(Value.int)
+        case .double:
+            return Array(text.utf8).withUnsafeBufferPointer { parseDouble($0) }.map(Value.double)
         case .bool:
             switch text {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
+            case "true", "1": return .bool(true)
+            case "false", "0": return .bool(false)
             default: return nil
             }
         case .uuid:
             return PageUUID(uuidString: String(text)).map(Value.uuid)
         case .enumeration(_, let cases):
             return cases.contains(where: { $0 == text }) ? .enumCase(String(text)) : nil
+        case .list(let element):
+            return element.convert(text).map { .list([$0]) }
         }
     }
 
@@ -47,11 +58,24 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     public func convert(_ json: JSON) -> Value? {
         switch (self, json) {
         case (.int, .int(let i)): return .int(i)
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.double, .double(let d)): return d.isFinite ? .double(d) : nil
+        case (.list(let element), .array(let items)):
+            var values: [Value] = []
+            for item in items {
+                guard let value = element.convert(item) else { return nil }
+                values.append(value)
+            }
+            return .list(values)
+        case (.list, _): return nil
         case (.bool, .bool(let b)): return .bool(b)
         case (_, .string(let s)): return convert(Substring(s))
         default: return nil
         }
     }
+
+    /// The names of the built-in types, as declarations write them.
+    public static let builtInNames = ["String", "Int", "Double", "Bool", "UUID"]
 
     /// True for types other than `String`: they rank above `String` parameters in matching.
     public var isTyped: Bool {
@@ -64,41 +88,53 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
 public enum Value: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case int(Int)
+    /// A finite number; `-0.0` and `0.0` are equal, as `Double` says.
+    case double(Double)
     case bool(Bool)
     case uuid(PageUUID)
     /// A case of a declared enum, without the leading dot.
     case enumCase(String)
+    /// The values of a list parameter, in the order of the link's query items.
+    indirect case list([Value])
 
     /// The value as Swift source: `"SUMMER"`, `42`, `true`, `.price`, `UUID(uuidString: "…")!` is avoided: UUIDs print quoted.
     public var description: String {
         switch self {
         case .string(let s): return Value.swiftStringLiteral(s)
         case .int(let i): return String(i)
+        case .double(let d): return d.description
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return Value.swiftStringLiteral(u.uuidString)
         case .enumCase(let c): return "." + c
+        case .list(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
         }
     }
 
-    /// The value as it appears in a link, before percent-encoding.
+    /// The value as it appears in a link, before percent-encoding; a list's items joined by `,` (a list is written
+    /// as one query item per value, see ``Matcher/link(for:)``).
     public var linkText: String {
         switch self {
         case .string(let s): return s
         case .int(let i): return String(i)
+        case .double(let d): return Value.linkText(d)
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return u.uuidString
         case .enumCase(let c): return c
+        case .list(let items): return items.map(\.linkText).joined(separator: ",")
         }
     }
 
-    /// The value in decision JSON: strings, integers and Booleans as such; UUIDs and enum cases as strings.
+    /// The value in decision JSON: strings, integers and Booleans as such; UUIDs and enum cases as strings; lists
+    /// as arrays.
     public var json: JSON {
         switch self {
         case .string(let s): return .string(s)
         case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
         case .bool(let b): return .bool(b)
         case .uuid(let u): return .string(u.uuidString)
         case .enumCase(let c): return .string(c)
+        case .list(let items): return .array(items.map(\.json))
         }
     }
 
@@ -107,9 +143,17 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): JSON.writeString(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
+        case .double(let d): JSON.double(d).write(into: &out)
         case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .uuid(let u): JSON.writeString(u.uuidString, into: &out)
         case .enumCase(let c): JSON.writeString(c, into: &out)
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.writeJSON(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -118,12 +162,33 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s): Value.writeSwiftStringLiteral(s, into: &out)
         case .int(let i): JSON.writeInt(i, into: &out)
+        case .double(let d): out.append(utf8: d.description)
         case .bool(let b): b ? JSON.writeRaw("true", into: &out) : JSON.writeRaw("false", into: &out)
         case .uuid(let u): Value.writeSwiftStringLiteral(u.uuidString, into: &out)
         case .enumCase(let c):
             out.append(UInt8(ascii: "."))
             out.append(utf8: c)
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { JSON.writeRaw(", ", into: &out) }
+                item.writeDescription(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
+    }
+
+    /// A `Double` as links write it: the shortest text that reads back as the same number, without a `.0` for a
+    /// whole number (`2`, `0.5`, `-1.25`, `1e+16`).
+    static func linkText(_ d: Double) -> String {
+        let text = d.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// True for a ``list(_:)``.
+    public var isList: Bool {
+        if case .list = self { return true }
+        return false
     }
 
     /// True when the value's description is its text as it is, or that text between quotes: a string value with
@@ -371,11 +436,13 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
                     JSON.writeRaw("\\\"", into: &out)
                     out.append(utf8: uuid.uuidString)
                     JSON.writeRaw("\\\"", into: &out)
-                case .int, .bool:
+                case .int, .double, .bool:
                     arguments[i].value.writeDescription(into: &out)
                 case .enumCase(let name):
                     out.append(UInt8(ascii: "."))
                     JSON.writeStringContents(name, into: &out)
+                case .list:
+                    return false  // built and escaped as a whole
                 }
             }
             return true

@@ -1,12 +1,23 @@
 /// How a parameter's link text is checked and converted; plain values so the tables hold no references.
 struct TypeCode: Equatable {
     enum Kind: UInt8 {
-        case string, int, bool, uuid, enumeration
+        case string, int, double, bool, uuid, enumeration
     }
 
-    var kind: Kind
+    // The 32-bit fields first: 10 bytes, so that a typed edge (a type code and a child) is 16.
     /// Index into ``RouteTable/enums`` for an enumeration, else -1.
     var enumIndex: Int32
+    /// For a part-literal segment (`v{version}`), the index of its text around the parameter in
+    /// ``RouteTable/parts``; else -1.
+    var part: Int32 = -1
+    var kind: Kind
+    /// A list of `kind`: every query item of the key, each converted.
+    var isList = false
+
+    init(kind: Kind, enumIndex: Int32) {
+        self.kind = kind
+        self.enumIndex = enumIndex
+    }
 
     static let string = TypeCode(kind: .string, enumIndex: -1)
 }
@@ -41,6 +52,12 @@ final class RouteTable: @unchecked Sendable {
         var firstRoute: Int32 = .max
         /// How many routes end at or below this node.
         var routeCount: Int32 = 0
+    }
+
+    /// The literal prefix and suffix of a part-literal segment, in the arena.
+    struct Affixes {
+        var prefix: Span
+        var suffix: Span
     }
 
     struct TypedEdge {
@@ -120,12 +137,15 @@ final class RouteTable: @unchecked Sendable {
     /// For each enumeration: the span of its cases in `enumCases`.
     let enums: UnsafeMutableBufferPointer<Span>
     let enumCases: UnsafeMutableBufferPointer<Span>
+    let parts: UnsafeMutableBufferPointer<Affixes>
     /// Long literal, query key and enum case bytes.
     let arena: UnsafeMutableBufferPointer<UInt8>
     /// The literal children of each node, sorted, for explain traces only.
     let literalNames: [[String]]
     /// The enumerations by index, for explain traces only.
     let enumTypes: [ParameterType]
+    /// Literal text was stored with its ASCII letters small, and segments are compared so.
+    let ignoresCase: Bool
 
     init(_ routes: [Route], policy: LinkPolicy) {
         self.routes = routes
@@ -134,6 +154,7 @@ final class RouteTable: @unchecked Sendable {
         for (i, route) in routes.enumerated() { byPage[route.page, default: []].append(i) }
         self.routesByPage = byPage
         var builder = RouteTableBuilder()
+        builder.ignoresCase = policy.caseInsensitivePaths
         for (index, route) in routes.enumerated() { builder.insert(route, index: Int32(index)) }
         var nodes: [Node] = []
         var stats: [NodeStats] = []
@@ -149,7 +170,9 @@ final class RouteTable: @unchecked Sendable {
         let firstRoutes = builder.nodes.map(\.firstRoute)
         for (index, draft) in builder.nodes.enumerated() {
             var node = Node()
-            let typed = draft.typed.sorted { firstRoutes[Int($0.child)] < firstRoutes[Int($1.child)] }
+            // Part-literal edges (`v{n}`) before plain typed ones, each in the order of their first routes.
+            let rank = { (edge: TypedEdge) in (edge.type.part < 0 ? 1 : 0, firstRoutes[Int(edge.child)]) }
+            let typed = draft.typed.sorted { rank($0) < rank($1) }
             node.typedStart = Int32(typedEdges.count)
             node.typedCount = Int32(typed.count)
             typedEdges += typed
@@ -195,9 +218,11 @@ final class RouteTable: @unchecked Sendable {
         self.queryKeys = freeze(builder.queryKeys)
         self.enums = freeze(builder.enums)
         self.enumCases = freeze(builder.enumCases)
+        self.parts = freeze(builder.parts)
         self.arena = freeze(arena)
         self.literalNames = names
         self.enumTypes = builder.enumTypes
+        self.ignoresCase = policy.caseInsensitivePaths
     }
 
     deinit {
@@ -211,6 +236,7 @@ final class RouteTable: @unchecked Sendable {
         release(queryKeys)
         release(enums)
         release(enumCases)
+        release(parts)
         release(arena)
     }
 
@@ -243,6 +269,14 @@ final class RouteTable: @unchecked Sendable {
         }
     }
 
+    /// ``literalChild(_:_:)`` for a table that ignores case: the segment with its ASCII letters made small.
+    func literalChildIgnoringCase(_ node: Int32, _ segment: UnsafeBufferPointer<UInt8>) -> Int32 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(segment.count, 1)) { buffer in
+            for i in 0..<segment.count { buffer[i] = asciiLowercased(segment[i]) }
+            return literalChild(node, UnsafeBufferPointer(rebasing: buffer[..<segment.count]))
+        }
+    }
+
     /// The `i`th route whose path ends at `node`.
     @inline(__always)
     func terminal(_ node: Node, _ i: Int) -> Int32 {
@@ -261,6 +295,7 @@ final class RouteTable: @unchecked Sendable {
         switch type.kind {
         case .string: return true
         case .int: return parseInt(text) != nil
+        case .double: return parseDouble(text) != nil
         case .bool: return parseBool(text) != nil
         case .uuid: return parseUUID(text) != nil
         case .enumeration: return enumCase(text, type.enumIndex) >= 0
@@ -273,11 +308,44 @@ final class RouteTable: @unchecked Sendable {
         switch type.kind {
         case .string: return .string(String(decoding: text, as: UTF8.self))
         case .int: return parseInt(text).map(Value.int)
+        case .double: return parseDouble(text).map(Value.double)
         case .bool: return parseBool(text).map(Value.bool)
         case .uuid: return parseUUID(text).map(Value.uuid)
         case .enumeration:
             return enumCase(text, type.enumIndex) >= 0 ? .enumCase(String(decoding: text, as: UTF8.self)) : nil
         }
+    }
+
+    /// The text of `segment` between the affixes `part`, or `nil` when it does not start and end with them or
+    /// nothing is left between.
+    @inline(__always)
+    func middle(_ segment: UnsafeBufferPointer<UInt8>, _ part: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let affixes = parts[Int(part)]
+        let prefix = bytes(affixes.prefix)
+        let suffix = bytes(affixes.suffix)
+        guard segment.count > prefix.count + suffix.count else { return nil }
+        let head = UnsafeBufferPointer(rebasing: segment[..<prefix.count])
+        let tail = UnsafeBufferPointer(rebasing: segment[(segment.count - suffix.count)...])
+        if ignoresCase {
+            guard bytesEqualIgnoringCase(prefix, head), bytesEqualIgnoringCase(suffix, tail) else { return nil }
+        } else {
+            guard bytesEqual(head, prefix), bytesEqual(tail, suffix) else { return nil }
+        }
+        return UnsafeBufferPointer(rebasing: segment[prefix.count..<(segment.count - suffix.count)])
+    }
+
+    /// The span of `span` between the affixes `part` (which the trie walk checked).
+    @inline(__always)
+    func middle(_ span: Span, _ part: Int32) -> Span {
+        let affixes = parts[Int(part)]
+        return Span(start: span.start + Int32(affixes.prefix.count), end: span.end - Int32(affixes.suffix.count))
+    }
+
+    /// `prefix{…}suffix` of `part`, for traces.
+    func partText(_ part: Int32) -> String {
+        let affixes = parts[Int(part)]
+        return String(decoding: bytes(affixes.prefix), as: UTF8.self) + "{…}"
+            + String(decoding: bytes(affixes.suffix), as: UTF8.self)
     }
 
     /// The index of the case of enumeration `index` spelled `text`, or -1.

@@ -18,6 +18,11 @@ struct RouteTableBuilder {
     var enums: [Span] = []
     var enumCases: [Span] = []
     var arena: [UInt8] = []
+    /// The literal text around the parameter of part-literal segments, by index; the same text shares an index.
+    var parts: [RouteTable.Affixes] = []
+    var partIndex: [[String]: Int32] = [:]
+    /// Literal text is stored with its ASCII letters small (``LinkPolicy/caseInsensitivePaths``).
+    var ignoresCase = false
 
     mutating func insert(_ route: Route, index: Int32) {
         let declaration = route.declaration
@@ -25,7 +30,8 @@ struct RouteTableBuilder {
         var path = [0]
         for segment in route.pattern.segments {
             switch segment {
-            case .literal(let text):
+            case .literal(let written):
+                let text = ignoresCase ? asciiLowercased(written) : written
                 if let child = nodes[node].literals[text] {
                     node = Int(child)
                 } else {
@@ -33,8 +39,9 @@ struct RouteTableBuilder {
                     nodes[node].literals[text] = child
                     node = Int(child)
                 }
-            case .parameter(let name):
-                let type = typeCode(declaration.parameter(name)?.type ?? .string)
+            case .parameter(let name), .part(_, let name, _):
+                var type = typeCode(declaration.parameter(name)?.type ?? .string)
+                if case .part(let prefix, _, let suffix) = segment { type.part = affixes(prefix, suffix) }
                 if type == .string {
                     if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
                     node = Int(nodes[node].stringChild)
@@ -52,6 +59,9 @@ struct RouteTableBuilder {
         }
         if route.pattern.catchAllName == nil {
             nodes[node].terminals.append(index)
+            // `/search/{q?}` also ends where `/search` does: one route, two terminals, so that the table holds no
+            // second pattern for the shorter path.
+            if route.pattern.optionalName != nil { nodes[path[path.count - 2]].terminals.append(index) }
         } else {
             nodes[node].catchAlls.append(index)
         }
@@ -60,6 +70,16 @@ struct RouteTableBuilder {
             nodes[n].routeCount += 1
         }
         compileArguments(route)
+    }
+
+    /// The index of the affixes `prefix`…`suffix`, stored once.
+    mutating func affixes(_ writtenPrefix: String, _ writtenSuffix: String) -> Int32 {
+        let prefix = ignoresCase ? asciiLowercased(writtenPrefix) : writtenPrefix
+        let suffix = ignoresCase ? asciiLowercased(writtenSuffix) : writtenSuffix
+        if let index = partIndex[[prefix, suffix]] { return index }
+        parts.append(RouteTable.Affixes(prefix: store(prefix), suffix: store(suffix)))
+        partIndex[[prefix, suffix]] = Int32(parts.count - 1)
+        return Int32(parts.count - 1)
     }
 
     mutating func newNode() -> Int32 {
@@ -77,7 +97,7 @@ struct RouteTableBuilder {
             var index: Int32 = 0
             for (depth, segment) in route.pattern.segments.enumerated() {
                 switch segment {
-                case .parameter(parameter.label):
+                case .parameter(parameter.label), .part(_, parameter.label, _):
                     source = .segment
                     index = Int32(depth)
                 case .catchAll(parameter.label):
@@ -91,8 +111,12 @@ struct RouteTableBuilder {
                 index = Int32(queryKeys.count)
                 queryKeys.append(store(binding.key))
             }
+            var type = typeCode(parameter.type)
+            for case .part(let prefix, parameter.label, let suffix) in route.pattern.segments {
+                type.part = affixes(prefix, suffix)
+            }
             let spec = RouteTable.Argument(
-                source: source, index: index, type: typeCode(parameter.type), hasDefault: parameter.defaultValue != nil)
+                source: source, index: index, type: type, hasDefault: parameter.defaultValue != nil)
             let template = Page.Argument(label: parameter.label, value: parameter.defaultValue ?? .bool(false))
             arguments.append(RouteTable.ArgumentEntry(spec: spec, template: template))
         }
@@ -108,6 +132,7 @@ struct RouteTableBuilder {
         switch type {
         case .string: return .string
         case .int: return TypeCode(kind: .int, enumIndex: -1)
+        case .double: return TypeCode(kind: .double, enumIndex: -1)
         case .bool: return TypeCode(kind: .bool, enumIndex: -1)
         case .uuid: return TypeCode(kind: .uuid, enumIndex: -1)
         case .enumeration(_, let cases):
@@ -119,6 +144,10 @@ struct RouteTableBuilder {
             for c in cases { enumCases.append(store(c)) }
             enums.append(Span(start: start, end: Int32(enumCases.count)))
             return TypeCode(kind: .enumeration, enumIndex: Int32(enumTypes.count - 1))
+        case .list(let element):
+            var code = typeCode(element)
+            code.isList = true
+            return code
         }
     }
 }

@@ -38,9 +38,11 @@ import Testing
         switch parameter.type {
         case .string: return .string("x")
         case .int: return .int(1)
+        case .double: return .double(0.5)
         case .bool: return .bool(true)
         case .uuid: return .uuid(uuid)
         case .enumeration(_, let cases): return .enumCase(cases.first ?? "")
+        case .list(let element): return .list([sample(Parameter(label: parameter.label, type: element))])
         }
     }
 

@@ -102,7 +102,7 @@ import Testing
         do {
             _ = try CaseDeclaration.parse("a(x: Colour)", types: shopTypes)
         } catch {
-            #expect(error.reason.contains("String, Int, Bool, UUID, Sort"))
+            #expect(error.reason.contains("String, Int, Double, Bool, UUID, Sort"))
             #expect(error.description.contains("offset 5"))
         }
     }

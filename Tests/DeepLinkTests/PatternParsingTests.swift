@@ -23,6 +23,24 @@ import Testing
         #expect(try LinkPattern.parse("/catalog/").segments == [.literal("catalog")])
     }
 
+    /// Android Navigation's deep-link patterns and URLNavigator's URLs may end in a bare `?`; it binds nothing.
+    @Test func aTrailingQuestionMarkIsAnEmptyQuery() throws {
+        let pattern = try LinkPattern.parse("/search/{q}?")
+        #expect(pattern.segments == [.literal("search"), .parameter("q")])
+        #expect(pattern.query.isEmpty)
+        #expect(try LinkPattern.parse("/?").segments.isEmpty)
+        #expect(try LinkPattern.parse("/catalog/?").segments == [.literal("catalog")])
+    }
+
+    /// Links drop empty segments, so a pattern's `//` could never match: it is refused, saying why.
+    @Test func anEmptySegmentIsRefusedSayingWhy() {
+        #expect {
+            try LinkPattern.parse("/cart//checkout")
+        } throws: { error in
+            (error as? PatternError)?.reason.contains("'//cart' is '/cart'") == true
+        }
+    }
+
     @Test func percentEscapesInLiteralsAreDecoded() throws {
         #expect(try LinkPattern.parse("/caf%C3%A9/a%20b").segments == [.literal("café"), .literal("a b")])
         #expect(try LinkPattern.parse("/s?sort%20by={s}").query.first?.key == "sort by")
@@ -38,8 +56,9 @@ import Testing
         ("offers/{id}", PatternError.Code.missingLeadingSlash, 0),
         ("", .missingLeadingSlash, 0),
         ("/a//b", .emptySegment, 3),
-        ("/item-{id}", .mixedSegment, 1),
-        ("/{id}x", .mixedSegment, 1),
+        ("/p/{slug}-{id}.html", .mixedSegment, 3),
+        ("/v{rest...}", .mixedSegment, 3),
+        ("/v{q?}", .mixedSegment, 3),
         ("/{a}{b}", .mixedSegment, 1),
         ("/a}", .mixedSegment, 1),
         ("/{}", .invalidName, 2),

@@ -89,6 +89,245 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
     }
 
+    /// `Double` parameters (in the path, in the query with a default, after an `Int` of the same shape) and
+    /// Booleans spelled `1` and `0`: the generated parser reads and prints numbers as the daemon does.
+    static let numbersConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Map", "schemes": ["map"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["map"], "root": "map" },
+            "map": {
+              "kind": "stack",
+              "pages": {
+                "home": "/",
+                "at(lat: Double, lon: Double, zoom: Double = 1.5, labels: Bool = true)":
+                  "/at/{lat}/{lon}?zoom={zoom}&labels={labels}",
+                "tile(n: Int)": "/t/{n}",
+                "scale(x: Double = -0.25)": ["/t/{x}", "/scale"]
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func numbersAndBooleansAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.numbersConfig, file: "numbers.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        for text in ["0", "1", "-1.5", "+3", "2.50", "1e3", "1E-2", "1e+16", "007.5", "-0", ".5", "5.", "nan", "1e999"]
+        {
+            corpus += ["/at/\(text)/\(text)", "/at/1/2?zoom=\(text)", "/t/\(text)"]
+        }
+        for text in ["true", "false", "1", "0", "TRUE", "01", "yes"] { corpus.append("/at/1/2?labels=\(text)") }
+        corpus += ["/t/9223372036854775807", "/t/9223372036854775808", "/at/1/2?zoom=1e%2B2", "/scale"]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 40)
+    }
+
+    /// List parameters bound by repeated query keys, with and without defaults, of every element type.
+    static let listsConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Lists", "schemes": ["lists"], "hosts": ["lists.example.com"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "search(tags: [String] = [], sizes: [Int] = [], sort: Sort = price)":
+                  "/search?tag={tags}&size={sizes}&sort={sort}",
+                "compare(ids: [UUID], weights: [Double] = [1, 0.5], flags: [Bool] = [])":
+                  "/compare?id={ids}&w={weights}&f={flags}",
+                "pick(sorts: [Sort] = [price])": ["/pick?s={sorts}", "/p/{sorts}/x"]
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func listsAgreeWithTheDaemon() throws {
+        // The second pattern of `pick` binds a list in the path: the config loads only without it.
+        let text = Self.listsConfig.replacingOccurrences(
+            of: #"["/pick?s={sorts}", "/p/{sorts}/x"]"#, with: #""/pick?s={sorts}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "lists.json")
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/search?tag=b&tag=a&tag=b", "/search?tag=&tag=a+b&size=1&sort=rating&size=-2", "/search?size=1&size=x",
+            "/compare?id=\(uuid)", "/compare?id=\(uuid)&id=\(uuid.lowercased())&w=2.5&w=-1&f=1&f=false",
+            "/compare", "/compare?id=x", "/compare?id=\(uuid)&f=yes", "/pick", "/pick?s=rating&s=price",
+            "/pick?s=Price", "lists://search?tag=%26&tag=%2B",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
+    }
+
+    /// The generated decoder reads a page object of notifyd's decisions whose list arguments are arrays (of
+    /// strings, numbers and Booleans), and a lone value where the list has one item.
+    @Test func theDecoderReadsListArgumentsAsArrays() throws {
+        let text = Self.listsConfig.replacingOccurrences(
+            of: #"["/pick?s={sorts}", "/p/{sorts}/x"]"#, with: #""/pick?s={sorts}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "lists.json")
+        let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        let links = [
+            "/search?tag=b&tag=a&size=3&size=-1&sort=rating", "/compare?id=\(uuid)&w=2.5&w=-1&f=1&f=false", "/pick",
+            "/search",
+        ]
+        let pages = try links.map { try #require(graph.matcher.match($0).page, "\($0)") }
+        var objects = pages.map(\.json.serialized)
+        objects.append(#"{"id": "catalog.search", "arguments": {"tags": "lone", "sizes": [1.0]}}"#)
+        objects.append(#"{"id": "catalog.compare", "arguments": {"ids": ["x"]}}"#)
+        let main = """
+            import Foundation
+            for line in try String(contentsOfFile: CommandLine.arguments[1], encoding: .utf8).split(separator: "\\n") {
+                do {
+                    let page = try JSONDecoder().decode(AppLink.self, from: Data(line.utf8))
+                    print(page.description + "\\t" + (page.link ?? "-"))
+                } catch {
+                    print("error")
+                }
+            }
+
+            """
+        let directory = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("pages.jsonl")
+        try Data(objects.joined(separator: "\n").utf8).write(to: input)
+        let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "lists.json")).generate()
+        let executable = try SwiftToolchain.compile(["AppLink.swift": source, "main.swift": main], in: directory)
+        let run = try SwiftToolchain.run(executable, [input.path], in: directory)
+        try #require(run.status == 0, "the driver failed: \(run.errors)")
+        var expected = pages.map { "\($0.description)\t\(graph.matcher.link(for: $0) ?? "-")" }
+        expected.append(
+            #"catalog.search(tags: ["lone"], sizes: [1], sort: .price)"# + "\t"
+                + "lists://search?tag=lone&size=1")
+        expected.append("error")
+        #expect(run.output.split(separator: "\n").map(String.init) == expected)
+    }
+
+    /// The codes of the errors `config` is refused with (empty when it loads).
+    static func refusals(_ config: String) -> [String] {
+        guard case .failure(let failure) = ConfigLoader.load(Array(config.utf8), file: "config.json") else { return [] }
+        return failure.errors.map(\.code)
+    }
+
+    @Test func aListInThePathAndAnOptionalSegmentBeforeAnotherAreRefused() {
+        #expect(Self.refusals(Self.listsConfig) == ["pattern-parameter-type"])
+        #expect(Self.refusals(Self.optionalConfig) == ["invalid-pattern"])
+        let wrongType = Self.caseConfig.replacingOccurrences(
+            of: #""caseInsensitivePaths": true"#, with: #""caseInsensitivePaths": "yes""#)
+        #expect(Self.refusals(wrongType) == ["wrong-type"])
+        let twice = Self.caseConfig.replacingOccurrences(of: #""/caf%C3%A9""#, with: #""/CART/Checkout""#)
+        #expect(Self.refusals(twice) == ["duplicate-pattern"], "'/Cart/checkout' and '/CART/Checkout' are one path")
+    }
+
+    /// Optional last segments, next to a literal of the same place and after a pattern of the shorter path.
+    static let optionalConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Opt", "schemes": ["opt"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "home": "/",
+                "new": "/search/new",
+                "search(q: String = \"\", page: Int = 1)": "/search/{q?}?page={page}",
+                "orders(year: Int = 2026, sort: Sort = price)": ["/orders/{year?}", "/o/{sort?}/x"],
+                "all": "/o",
+                "byKind(sort: Sort = rating)": "/o/{sort?}"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func optionalSegmentsAgreeWithTheDaemon() throws {
+        let text = Self.optionalConfig.replacingOccurrences(
+            of: #"["/orders/{year?}", "/o/{sort?}/x"]"#, with: #""/orders/{year?}""#)
+        let graph = try CodegenCorpus.load(text: text, file: "optional.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/search", "/search/", "/search/new", "/search/New", "/search/a%20b?page=2", "/search?page=x",
+            "/search/a/b", "/orders", "/orders/2024", "/orders/x", "/o", "/o/price", "/o/rating", "/o/other",
+            "opt://search/%2F",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
+    }
+
+    /// Part-literal segments next to literals, typed and `String` parameters of the same place.
+    static let partsConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Parts", "schemes": ["parts"], "hosts": ["parts.example.com"] },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "user(name: String)": "/@{name}",
+                "status(version: Int)": "/v{version}/status",
+                "beta(tag: String)": "/v{tag}/status",
+                "page(id: Int, sort: Sort = price)": "/p/{id}.html?sort={sort}",
+                "doc(name: String)": "/p/{name}.html",
+                "sorted(by: Sort)": "/p/{by}",
+                "slug(s: String)": "/p/{s}",
+                "sale": "/p/sale.html",
+                "file(name: String)": "/f/%C3%A9{name}%20x"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func partLiteralSegmentsAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.partsConfig, file: "parts.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/@ann", "/@", "/%40a%20b", "/v2/status", "/v/status", "/vx/status", "/v-1/status", "/p/42.html",
+            "/p/42.html?sort=rating", "/p/42.html?sort=x", "/p/.html", "/p/sale.html", "/p/rating.html", "/p/rating",
+            "/p/x.htm", "/f/%C3%A9a%20x", "/f/éa x", "/f/%C3%A9%20x", "parts://@x", "https://parts.example.com/@x",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 15)
+    }
+
+    /// `app.caseInsensitivePaths`: literals and part-literal text in any case, parameters and query keys exact.
+    static let caseConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Case", "schemes": ["case"], "caseInsensitivePaths": true },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "checkout": "/Cart/checkout",
+                "product(id: String)": "/products/{id}",
+                "sorted(by: Sort)": "/sorted/{by}",
+                "status(version: Int)": "/v{version}/Status.json",
+                "search(q: String = \"\")": "/search?Q={q}",
+                "cafe": "/caf%C3%A9"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func caseInsensitivePathsAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.caseConfig, file: "case.json")
+        #expect(graph.matcher.policy.caseInsensitivePaths)
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/cart/checkout", "/CART/CHECKOUT", "/cArT/%43heckout", "/PRODUCTS/AbC", "/SORTED/rating", "/sorted/Rating",
+            "/V2/status.JSON", "/v2/STATUS.json", "/search?Q=x", "/search?q=x", "/CAF%C3%A9", "/CAF%C3%89",
+            "CASE://CART/checkout",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
+    }
+
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
         let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
         let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")
@@ -347,6 +586,7 @@ enum CodegenCorpus {
                     switch segment {
                     case .literal(let text): path += "/" + encode(text)
                     case .parameter, .catchAll: path += "/" + encode(sample)
+                    case .part(let prefix, _, let suffix): path += "/" + encode(prefix + sample + suffix)
                     }
                 }
                 let query = route.pattern.query.map { encode($0.key) + "=" + encode(sample) }

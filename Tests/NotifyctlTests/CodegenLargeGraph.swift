@@ -40,7 +40,7 @@ struct LargeGraphGenerator {
         ("Color", ["red", "green", "blue"]), ("Size", ["s", "m", "l", "xl"]), ("Mode", ["on", "off", "red", "s"]),
     ]
     static let literals = ["a", "b", "c", "items", "1", "true", "red", "xl", "caf%C3%A9", "a%2Fb", "sp%20ace", "on"]
-    static let typeNames = ["Int", "Bool", "UUID", "Color", "Size", "Mode"]
+    static let typeNames = ["Int", "Double", "Bool", "UUID", "Color", "Size", "Mode"]
     static let queryKeys = ["page", "sort", "flag", "q", "id", "k%20ey"]
     static let uuid = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
 
@@ -138,6 +138,7 @@ struct LargeGraphGenerator {
     mutating func defaultValue(_ type: String) -> String {
         switch type {
         case "Int": return String(random.int(200) - 50)
+        case "Double": return random.pick(["0.5", "-2", "1e3", "0", "12.25"])
         case "Bool": return random.chance(50) ? "true" : "false"
         case "UUID": return "\"\(Self.uuid)\""
         case "String": return random.pick(["\"x\"", "\"\"", "\"a b\"", "\"é\"", "\"1\""])
@@ -151,7 +152,9 @@ struct LargeGraphGenerator {
     static func values(_ type: ParameterType) -> [String] {
         switch type {
         case .int: return ["0", "1", "-1", "+3", "42", "007", "9223372036854775807", "9223372036854775808", "x", "1.5"]
-        case .bool: return ["true", "false", "true", "TRUE", "1"]
+        case .double:
+            return ["0", "1", "-1.5", "+3", "2.50", "1e3", "1E-2", "007.5", "-0", "x", ".5", "5.", "nan", "inf", "%31"]
+        case .bool: return ["true", "false", "true", "TRUE", "1", "0"]
         case .uuid:
             return [
                 uuid, uuid.lowercased(), "E621E1F8C36C495A93FC0C247A3E6E5F", "%45621E1F8-C36C-495A-93FC-0C247A3E6E5F",
@@ -163,6 +166,7 @@ struct LargeGraphGenerator {
                 "a%2Bb",
                 "x%26y%3Dz",
             ]
+        case .list(let element): return values(element)
         }
     }
 
@@ -192,6 +196,9 @@ struct LargeGraphGenerator {
                         path.append(random.chance(12) ? random.pick(anyValues) : random.pick(Self.values(type)))
                     case .catchAll:
                         for _ in 0...random.int(3) { path.append(random.pick(Self.values(.string))) }
+                    case .part(let prefix, _, let suffix):
+                        path.append(
+                            CodegenCorpus.encode(prefix) + random.pick(anyValues) + CodegenCorpus.encode(suffix))
                     }
                 }
                 if random.chance(5) { path.append(random.pick(anyValues)) }
@@ -261,7 +268,7 @@ struct LargeGraphGenerator {
                     let type = route.declaration.parameter(name)?.type ?? .string
                     if type != .string { typed.append((path.count, type)) }
                     path.append(Self.values(type)[0])
-                case .catchAll:
+                case .catchAll, .part:
                     path.append("x")
                 }
             }
@@ -299,11 +306,12 @@ struct LargeGraphGenerator {
     static func wrongValues(_ type: ParameterType) -> [String] {
         switch type {
         case .int: return ["x", "1.5", "true", "1e3", "0x1F", "9223372036854775808", "-", "%31%2E"]
-        case .bool: return ["1", "yes", "TRUE", "True", "0", "tru"]
+        case .double: return ["x", ".5", "5.", "1e", "0x1F", "nan", "inf", "-", "1,5", "1e999"]
+        case .bool: return ["yes", "TRUE", "True", "tru", "01", "2"]
         case .uuid:
             return ["E621E1F8", "E621E1F8C36C495A93FC0C247A3E6E5F", "g621e1f8-c36c-495a-93fc-0c247a3e6e5f", "1"]
         case .enumeration(_, let cases): return ["purple", "RED", "Xl", "%72e"] + cases.map { $0 + "x" }
-        case .string: return []
+        case .string, .list: return []
         }
     }
 }

@@ -43,13 +43,23 @@ struct ConfigDecoder {
         var app = AppDraft(location: node.location)
         guard
             let fields = fields(
-                of: node, path: "app", allowed: ["name", "schemes", "hosts", "fallback"], required: ["name"],
+                of: node, path: "app", allowed: ["name", "schemes", "hosts", "fallback", "caseInsensitivePaths"],
+                required: ["name"],
                 what: "'app'")
         else { return nil }
         if let n = fields["name"] { app.name = string(n, path: "app.name") }
         if let n = fields["schemes"] { app.schemes = stringList(n, path: "app.schemes") }
         if let n = fields["hosts"] { app.hosts = stringList(n, path: "app.hosts") }
         if let n = fields["fallback"] { app.fallback = expression(n, path: "app.fallback") }
+        if let n = fields["caseInsensitivePaths"] {
+            if case .bool(let b) = n.scalarValue {
+                app.caseInsensitivePaths = b
+            } else if !n.isReported {
+                report(
+                    "wrong-type", at: n.location,
+                    "expected true or false for 'app.caseInsensitivePaths', found \(n.kindDescription)")
+            }
+        }
         return app
     }
 
@@ -98,11 +108,11 @@ struct ConfigDecoder {
         for entry in entries(of: node, path: "types", expected: "a mapping of enum names to their cases") {
             let name = Located(value: entry.key.text ?? "", location: entry.key.location)
             let path = "types.\(name.value)"
-            if !isIdentifier(name.value) || ["String", "Int", "Bool", "UUID"].contains(name.value) {
+            if !isIdentifier(name.value) || ParameterType.builtInNames.contains(name.value) {
                 report(
                     "invalid-name", at: name.location,
                     "'\(name.value)' cannot name a type; expected a Swift type name such as 'Sort' "
-                        + "(not String, Int, Bool or UUID)")
+                        + "(not String, Int, Double, Bool or UUID)")
                 continue
             }
             let cases = stringList(entry.value, path: path)

@@ -10,7 +10,7 @@ extension ConfigDraft {
             name: app?.name?.value ?? "",
             schemes: (app?.schemes ?? []).map { $0.value.lowercased() },
             hosts: (app?.hosts ?? []).map { $0.value.lowercased() },
-            fallback: app?.fallback?.expression)
+            fallback: app?.fallback?.expression, caseInsensitivePaths: app?.caseInsensitivePaths ?? false)
         var categories: [String: PageExpression] = [:]
         for category in self.categories {
             if let e = category.expression { categories[category.name.value] = e.expression }

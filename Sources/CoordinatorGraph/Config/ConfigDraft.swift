@@ -43,6 +43,7 @@ struct AppDraft: Sendable {
     var schemes: [Located<String>] = []
     var hosts: [Located<String>] = []
     var fallback: ExpressionDraft?
+    var caseInsensitivePaths = false
 }
 
 /// A page expression that parsed, with where its text starts.

@@ -23,7 +23,8 @@ extension Validator {
             }
         }
         let policy = LinkPolicy(
-            schemes: draft.app?.schemes.map(\.value) ?? [], hosts: draft.app?.hosts.map(\.value) ?? [])
+            schemes: draft.app?.schemes.map(\.value) ?? [], hosts: draft.app?.hosts.map(\.value) ?? [],
+            caseInsensitivePaths: draft.app?.caseInsensitivePaths ?? false)
         for d in Matcher(routes: routes, policy: policy).diagnostics() {
             guard locations.indices.contains(d.route), locations.indices.contains(d.earlierRoute) else { continue }
             let message = "\(d.message) (the earlier pattern is at \(locations[d.earlierRoute]))"

@@ -36,7 +36,13 @@ extension SwiftGenerator {
                 /// links (`["id": "SUMMER"]`); labels left out take their defaults. Nil for an unknown page or label,
                 /// a missing argument, or a value that does not convert to its parameter's type.
                 \(a)init?(id: String, arguments: [String: String] = [:]) {
-                    guard let (page, values) = Routing.page(id: id, arguments: arguments) else { return nil }
+                    self.init(id: id, argumentLists: arguments.mapValues { [$0] })
+                }
+
+                /// The page with this id and arguments written as in links, each as a list: a list parameter's
+                /// items in order (`["tags": ["a", "b"]]`), one item for any other parameter.
+                \(a)init?(id: String, argumentLists: [String: [String]]) {
+                    guard let (page, values) = Routing.page(id: id, arguments: argumentLists) else { return nil }
                     self.init(routing: page, values)
                 }
 
@@ -119,7 +125,9 @@ extension SwiftGenerator {
         guard !parameters.isEmpty else {
             return "        case \(index): self = .\(namespace.caseName)(.\(name))\n"
         }
-        let bindings = parameters.enumerated().map { k, parameter in "let a\(k) = \(extraction(parameter.type, k))" }
+        let bindings = parameters.enumerated().map { k, parameter in
+            "let a\(k) = \(extraction(parameter.type, "v[\(k)]"))"
+        }
         let arguments = parameters.enumerated().map { k, parameter in "\(SwiftNames.label(parameter.label)): a\(k)" }
         var out = "        case \(index):\n"
         let guardLine = "guard " + bindings.joined(separator: ", ")
@@ -133,16 +141,19 @@ extension SwiftGenerator {
         return out
     }
 
-    /// The typed value of argument `k` from the router's values.
-    func extraction(_ type: ParameterType, _ k: Int) -> String {
+    /// The typed value of the router's value `subject` (`v[0]`).
+    func extraction(_ type: ParameterType, _ subject: String) -> String {
         switch type {
-        case .string: return "v[\(k)].stringValue"
-        case .int: return "v[\(k)].intValue"
-        case .bool: return "v[\(k)].boolValue"
-        case .uuid: return "v[\(k)].uuidValue"
+        case .string: return "\(subject).stringValue"
+        case .int: return "\(subject).intValue"
+        case .double: return "\(subject).doubleValue"
+        case .bool: return "\(subject).boolValue"
+        case .uuid: return "\(subject).uuidValue"
         // The type is named where only a type can be (after `as`): a coordinator of the same name is a case of
         // AppLink, which would hide the type in an expression.
-        case .enumeration(let name, _): return "v[\(k)].enumeration() as \(SwiftNames.identifier(name))?"
+        case .enumeration(let name, _): return "\(subject).enumeration() as \(SwiftNames.identifier(name))?"
+        // In parentheses: the extraction stands in a `guard` condition, where a trailing closure cannot.
+        case .list(let element): return "\(subject).list({ \(extraction(element, "$0")) })"
         }
     }
 
@@ -151,9 +162,11 @@ extension SwiftGenerator {
         switch type {
         case .string: return ".string(\(name))"
         case .int: return ".int(\(name))"
+        case .double: return ".double(\(name))"
         case .bool: return ".bool(\(name))"
         case .uuid: return ".uuid(\(name))"
         case .enumeration: return ".enumCase(\(name).rawValue)"
+        case .list(let element): return ".list(\(name).map { \(routingValue(element, "$0")) })"
         }
     }
 

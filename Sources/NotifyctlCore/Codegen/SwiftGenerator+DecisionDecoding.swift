@@ -111,12 +111,20 @@ extension SwiftGenerator {
                 _ container: Swift.KeyedDecodingContainer<NotifydKey>, idKey: String
             ) throws -> AppLink {
                 let id = try container.decode(String.self, forKey: NotifydKey(idKey))
-                var arguments: [String: String] = [:]
+                var arguments: [String: [String]] = [:]
                 if container.contains(NotifydKey("arguments")) {
                     let values = try container.nestedContainer(keyedBy: NotifydKey.self, forKey: NotifydKey("arguments"))
-                    for key in values.allKeys { arguments[key.stringValue] = try linkText(values, key) }
+                    // An array is read as a list only for a list parameter: anywhere else it is no argument at all.
+                    let kinds = Routing.pages.first(where: { $0.id == id }).map {
+                        Dictionary(uniqueKeysWithValues: Swift.zip($0.labels, $0.kinds))
+                    }
+                    for key in values.allKeys {
+                        var isList = false
+                        if case .list = kinds?[key.stringValue] { isList = true }
+                        arguments[key.stringValue] = try linkTexts(values, key, isList: isList)
+                    }
                 }
-                if let page = AppLink(id: id, arguments: arguments) { return page }
+                if let page = AppLink(id: id, argumentLists: arguments) { return page }
                 guard Routing.pages.contains(where: { $0.id == id }) else {
                     throw NotifydDecisionError.unknownPage(
                         id, path: NotifydKey.path(container.codingPath + [NotifydKey(idKey)]))
@@ -125,19 +133,30 @@ extension SwiftGenerator {
                     page: id, path: NotifydKey.path(container.codingPath + [NotifydKey("arguments")]))
             }
 
-            /// An argument as links write it: a string as it is, a Boolean or a number as its JSON text.
-            fileprivate static func linkText(
-                _ values: Swift.KeyedDecodingContainer<NotifydKey>, _ key: NotifydKey
-            ) throws -> String {
-                if let text = try? values.decode(String.self, forKey: key) { return text }
-                if let flag = try? values.decode(Bool.self, forKey: key) { return flag ? "true" : "false" }
-                if let number = try? values.decode(Int.self, forKey: key) { return String(number) }
-                if let number = try? values.decode(Swift.Double.self, forKey: key) { return String(number) }
+            /// An argument as links write it, as a list: a list's items (an array, or a lone value as one item), or
+            /// the one value of any other argument; a string as it is, a Boolean or a number as its JSON text.
+            fileprivate static func linkTexts(
+                _ values: Swift.KeyedDecodingContainer<NotifydKey>, _ key: NotifydKey, isList: Bool
+            ) throws -> [String] {
+                guard isList, var items = try? values.nestedUnkeyedContainer(forKey: key) else {
+                    return [try linkText(try values.superDecoder(forKey: key).singleValueContainer())]
+                }
+                var texts: [String] = []
+                while !items.isAtEnd { texts.append(try linkText(try items.superDecoder().singleValueContainer())) }
+                return texts
+            }
+
+            /// One value as links write it.
+            fileprivate static func linkText(_ value: any Swift.SingleValueDecodingContainer) throws -> String {
+                if let text = try? value.decode(String.self) { return text }
+                if let flag = try? value.decode(Bool.self) { return flag ? "true" : "false" }
+                if let number = try? value.decode(Int.self) { return String(number) }
+                if let number = try? value.decode(Swift.Double.self) { return String(number) }
                 throw Swift.DecodingError.typeMismatch(
                     String.self,
                     Swift.DecodingError.Context(
-                        codingPath: values.codingPath + [key],
-                        debugDescription: "a page argument is a string, a number or a Boolean"))
+                        codingPath: value.codingPath,
+                        debugDescription: "a page argument is a string, a number, a Boolean or a list of them"))
             }
         }
 

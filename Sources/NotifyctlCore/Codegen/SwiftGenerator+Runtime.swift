@@ -13,19 +13,23 @@ extension SwiftGenerator {
 
         extension AppLink.Routing {
             /// A parameter's type, as links spell it.
-            enum Kind: Hashable {
-                case string, int, bool, uuid
+            indirect enum Kind: Hashable, Sendable {
+                case string, int, double, bool, uuid
                 /// An enum of `types:`, by its index in `enums`.
                 case enumeration(Int)
+                /// Every value of a repeated query key.
+                case list(Kind)
             }
 
             /// One argument of a page, whatever its type.
-            enum Value: Hashable {
+            enum Value: Hashable, Sendable {
                 case string(String)
                 case int(Int)
+                case double(Double)
                 case bool(Bool)
                 case uuid(UUID)
                 case enumCase(String)
+                indirect case list([Value])
 
                 var stringValue: String? {
                     if case .string(let v) = self { return v }
@@ -33,6 +37,10 @@ extension SwiftGenerator {
                 }
                 var intValue: Int? {
                     if case .int(let v) = self { return v }
+                    return nil
+                }
+                var doubleValue: Double? {
+                    if case .double(let v) = self { return v }
                     return nil
                 }
                 var boolValue: Bool? {
@@ -50,6 +58,16 @@ extension SwiftGenerator {
                 func enumeration<T: Swift.RawRepresentable>() -> T? where T.RawValue == String {
                     caseName.flatMap(T.init(rawValue:))
                 }
+                /// The items of a list, each as `element` reads it; nil when one does not fit.
+                func list<T>(_ element: (Value) -> T?) -> [T]? {
+                    guard case .list(let items) = self else { return nil }
+                    var out: [T] = []
+                    for item in items {
+                        guard let value = element(item) else { return nil }
+                        out.append(value)
+                    }
+                    return out
+                }
             }
 
             /// One declared page: its id, its parameters' labels, types and defaults.
@@ -65,6 +83,8 @@ extension SwiftGenerator {
                 case literal(String)
                 case parameter(Int)
                 case catchAll(Int)
+                /// `prefix{parameter}suffix` in one segment.
+                case part(String, Int, String)
             }
 
             /// One `key={name}` query binding of a pattern.
@@ -78,11 +98,15 @@ extension SwiftGenerator {
                 let page: Int
                 let path: [Segment]
                 let query: [Binding]
+                /// The last segment is `{name?}`: a link may leave it out.
+                var optionalLast = false
             }
 
             /// Where a matched route takes an argument from.
             enum Source {
                 case segment(Int)
+                /// The segment at the depth without the prefix's and suffix's bytes.
+                case part(Int, prefix: Int, suffix: Int)
                 case rest
                 case query([UInt8])
                 case unbound
@@ -92,6 +116,8 @@ extension SwiftGenerator {
             struct Node {
                 var literals: [[UInt8]: Int] = [:]
                 var typed: [(kind: Kind, child: Int)] = []
+                /// Part-literal edges, tried after literals and before `typed`.
+                var parts: [(prefix: [UInt8], suffix: [UInt8], kind: Kind, child: Int)] = []
                 var stringChild = -1
                 var terminals: [Int] = []
                 var catchAlls: [Int] = []
@@ -112,6 +138,7 @@ extension SwiftGenerator {
                     let firstRoutes = nodes.map(\.firstRoute)
                     for i in nodes.indices {
                         nodes[i].typed.sort { firstRoutes[$0.child] < firstRoutes[$1.child] }
+                        nodes[i].parts.sort { firstRoutes[$0.child] < firstRoutes[$1.child] }
                     }
                 }
 
@@ -124,7 +151,7 @@ extension SwiftGenerator {
                     for segment in route.path {
                         switch segment {
                         case .literal(let text):
-                            let bytes = Array(text.utf8)
+                            let bytes = fold(Array(text.utf8))
                             if let child = nodes[node].literals[bytes] {
                                 node = child
                             } else {
@@ -147,6 +174,15 @@ extension SwiftGenerator {
                                 nodes[node].typed.append((kind, nodes.count - 1))
                                 node = nodes.count - 1
                             }
+                        case .part(let prefix, let k, let suffix):
+                            let (p, s, kind) = (fold(Array(prefix.utf8)), fold(Array(suffix.utf8)), page.kinds[k])
+                            if let edge = nodes[node].parts.first(where: { $0.prefix == p && $0.suffix == s && $0.kind == kind }) {
+                                node = edge.child
+                            } else {
+                                nodes.append(Node())
+                                nodes[node].parts.append((p, s, kind, nodes.count - 1))
+                                node = nodes.count - 1
+                            }
                         case .catchAll:
                             catchAll = true
                             continue
@@ -157,6 +193,7 @@ extension SwiftGenerator {
                         nodes[node].catchAlls.append(index)
                     } else {
                         nodes[node].terminals.append(index)
+                        if route.optionalLast { nodes[path[path.count - 2]].terminals.append(index) }
                     }
                     for n in path { nodes[n].firstRoute = Swift.min(nodes[n].firstRoute, index) }
                     var sources: [Source] = []
@@ -165,6 +202,8 @@ extension SwiftGenerator {
                         for (depth, segment) in route.path.enumerated() {
                             switch segment {
                             case .parameter(k): source = .segment(depth)
+                            case .part(let prefix, k, let suffix):
+                                source = .part(depth, prefix: prefix.utf8.count, suffix: suffix.utf8.count)
                             case .catchAll(k): source = .rest
                             default: break
                             }
@@ -189,6 +228,10 @@ extension SwiftGenerator {
                     query.first(where: { $0.key == key })?.value
                 }
 
+                func values(_ key: [UInt8]) -> [[UInt8]] {
+                    query.filter { $0.key == key }.map(\.value)
+                }
+
                 func rest(from depth: Int) -> [UInt8] {
                     Array(segments[depth...].joined(separator: [0x2F]))
                 }
@@ -202,9 +245,17 @@ extension SwiftGenerator {
                 let page = pages[routes[route].page]
                 var values: [Value] = []
                 for (k, source) in table.sources[route].enumerated() {
+                    if case .list = page.kinds[k], case .query(let key) = source {
+                        let items = link.values(key).compactMap { convert($0, page.kinds[k]) }
+                        guard let value = items.isEmpty ? page.defaults[k] : .list(items) else { return nil }
+                        values.append(value)
+                        continue
+                    }
                     let text: [UInt8]?
                     switch source {
-                    case .segment(let depth): text = link.segments[depth]
+                    case .segment(let depth): text = depth < link.segments.count ? link.segments[depth] : nil
+                    case .part(let depth, let prefix, let suffix):
+                        text = Array(link.segments[depth].dropFirst(prefix).dropLast(suffix))
                     case .rest: text = link.rest(from: restFrom)
                     case .query(let key): text = link.value(key)
                     case .unbound: text = nil
@@ -217,17 +268,23 @@ extension SwiftGenerator {
                 return (routes[route].page, values)
             }
 
-            /// The page `id` (`cart.offer`) with arguments written as in links; labels left out take their
-            /// defaults. Nil for an unknown page or label, a missing argument or a value that does not convert.
-            static func page(id: String, arguments: [String: String]) -> (page: Int, values: [Value])? {
+            /// The page `id` (`cart.offer`) with arguments written as in links, a list's as its items; labels left
+            /// out take their defaults. Nil for an unknown page or label, a missing argument, a value that does not
+            /// convert, or several values for a parameter that is not a list.
+            static func page(id: String, arguments: [String: [String]]) -> (page: Int, values: [Value])? {
                 guard let index = pages.firstIndex(where: { $0.id == id }) else { return nil }
                 let info = pages[index]
                 guard arguments.keys.allSatisfy(info.labels.contains) else { return nil }
                 var values: [Value] = []
                 for (k, label) in info.labels.enumerated() {
                     let value: Value?
-                    if let text = arguments[label] {
-                        value = convert(Array(text.utf8), info.kinds[k])
+                    if let texts = arguments[label] {
+                        if case .list = info.kinds[k] {
+                            let items = texts.compactMap { convert(Array($0.utf8), info.kinds[k]) }
+                            value = items.count == texts.count ? .list(items) : nil
+                        } else {
+                            value = texts.count == 1 ? convert(Array(texts[0].utf8), info.kinds[k]) : nil
+                        }
                     } else {
                         value = info.defaults[k]
                     }
@@ -245,7 +302,15 @@ extension SwiftGenerator {
                     return nil
                 }
                 let segment = link.segments[depth]
-                if let child = node.literals[segment], let found = search(child, depth + 1, link) { return found }
+                let folded = fold(segment)
+                if let child = node.literals[folded], let found = search(child, depth + 1, link) { return found }
+                for edge in node.parts
+                where segment.count > edge.prefix.count + edge.suffix.count && folded.starts(with: edge.prefix)
+                    && folded.reversed().starts(with: edge.suffix.reversed())
+                    && convert(Array(segment.dropFirst(edge.prefix.count).dropLast(edge.suffix.count)), edge.kind) != nil
+                {
+                    if let found = search(edge.child, depth + 1, link) { return found }
+                }
                 for edge in node.typed where convert(segment, edge.kind) != nil {
                     if let found = search(edge.child, depth + 1, link) { return found }
                 }
@@ -259,14 +324,18 @@ extension SwiftGenerator {
                 let page = pages[routes[route].page]
                 for (k, source) in table.sources[route].enumerated() {
                     switch source {
-                    case .segment:
+                    case .segment, .part:
                         continue
                     case .rest:
                         if page.kinds[k] != .string, convert(link.rest(from: restFrom), page.kinds[k]) == nil {
                             return false
                         }
                     case .query(let key):
-                        if let value = link.value(key) {
+                        if case .list = page.kinds[k] {
+                            let values = link.values(key)
+                            if values.contains(where: { convert($0, page.kinds[k]) == nil }) { return false }
+                            if values.isEmpty, page.defaults[k] == nil { return false }
+                        } else if let value = link.value(key) {
                             if convert(value, page.kinds[k]) == nil { return false }
                         } else if page.defaults[k] == nil {
                             return false
@@ -278,17 +347,53 @@ extension SwiftGenerator {
                 return true
             }
 
-            /// The value of link text as `kind`, or nil when it does not convert.
+            /// The value of link text as `kind` (an item of a list as its element), or nil when it does not convert.
             static func convert(_ text: [UInt8], _ kind: Kind) -> Value? {
                 switch kind {
+                case .list(let element): return convert(text, element)
                 case .string: return .string(String(decoding: text, as: Swift.UTF8.self))
                 case .int: return parseInt(text).map(Value.int)
-                case .bool: return text == Array("true".utf8) ? .bool(true) : text == Array("false".utf8) ? .bool(false) : nil
+                case .double: return parseDouble(text).map(Value.double)
+                case .bool:
+                    if text == Array("true".utf8) || text == Array("1".utf8) { return .bool(true) }
+                    if text == Array("false".utf8) || text == Array("0".utf8) { return .bool(false) }
+                    return nil
                 case .uuid: return parseUUID(text).map(Value.uuid)
                 case .enumeration(let index):
                     guard table.enumCases[index].contains(text) else { return nil }
                     return .enumCase(String(decoding: text, as: Swift.UTF8.self))
                 }
+            }
+
+            /// `[+-]digits[.digits][(e|E)[+-]digits]`, at most 64 characters, finite; nil otherwise.
+            static func parseDouble(_ b: [UInt8]) -> Double? {
+                guard !b.isEmpty, b.count <= 64 else { return nil }
+                var i = 0
+                if b[0] == 0x2D || b[0] == 0x2B { i = 1 }
+                func digits() -> Bool {
+                    let start = i
+                    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                    return i > start
+                }
+                guard digits() else { return nil }
+                if i < b.count, b[i] == 0x2E {
+                    i += 1
+                    guard digits() else { return nil }
+                }
+                if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+                    i += 1
+                    if i < b.count, b[i] == 0x2D || b[i] == 0x2B { i += 1 }
+                    guard digits() else { return nil }
+                }
+                guard i == b.count, let d = Double(String(decoding: b, as: Swift.UTF8.self)), d.isFinite else { return nil }
+                return d
+            }
+
+            /// Literal path text as the table compares it: with ASCII capitals made small when the app's paths are
+            /// case-insensitive, else as it is.
+            static func fold(_ bytes: [UInt8]) -> [UInt8] {
+                guard caseInsensitivePaths else { return bytes }
+                return bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             }
 
             /// An optional sign and decimal digits: at most 19 characters, 20 with `-`; nil on overflow.
@@ -569,14 +674,23 @@ extension SwiftGenerator {
 
             static func pathAndQuery(_ route: Route, _ values: [Value]) -> String? {
                 var path = ""
-                for segment in route.path {
+                for (index, segment) in route.path.enumerated() {
                     switch segment {
                     case .literal(let text):
                         path += "/" + percentEncode(text, query: false)
                     case .parameter(let k):
+                        if case .list = values[k] { return nil }
+                        if route.optionalLast, index == route.path.count - 1, values[k] == pages[route.page].defaults[k] {
+                            continue
+                        }
                         let text = linkText(values[k])
                         guard !text.isEmpty else { return nil }
                         path += "/" + percentEncode(text, query: false)
+                    case .part(let prefix, let k, let suffix):
+                        if case .list = values[k] { return nil }
+                        let text = linkText(values[k])
+                        guard !text.isEmpty else { return nil }
+                        path += "/" + percentEncode(prefix + text + suffix, query: false)
                     case .catchAll(let k):
                         let parts = linkText(values[k]).split(separator: "/", omittingEmptySubsequences: false)
                         guard !parts.contains(where: \.isEmpty) else { return nil }
@@ -586,9 +700,13 @@ extension SwiftGenerator {
                 if path.isEmpty { path = "/" }
                 var separator = "?"
                 for binding in route.query where values[binding.parameter] != pages[route.page].defaults[binding.parameter] {
-                    let value = linkText(values[binding.parameter])
-                    path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
-                    separator = "&"
+                    var items = [values[binding.parameter]]
+                    if case .list(let list) = values[binding.parameter] { items = list }
+                    for item in items {
+                        let value = linkText(item)
+                        path += separator + percentEncode(binding.key, query: true) + "=" + percentEncode(value, query: true)
+                        separator = "&"
+                    }
                 }
                 return path
             }
@@ -597,9 +715,11 @@ extension SwiftGenerator {
                 switch value {
                 case .string(let s): return s
                 case .int(let i): return String(i)
+                case .double(let d): return d.description.hasSuffix(".0") ? String(d.description.dropLast(2)) : d.description
                 case .bool(let b): return b ? "true" : "false"
                 case .uuid(let u): return u.uuidString
                 case .enumCase(let c): return c
+                case .list(let items): return items.map(linkText).joined(separator: ",")
                 }
             }
 
@@ -625,16 +745,21 @@ extension SwiftGenerator {
             static func describe(page: Int, values: [Value]) -> String {
                 let info = pages[page]
                 guard !values.isEmpty else { return info.id }
-                let arguments = Swift.zip(info.labels, values).map { label, value -> String in
-                    switch value {
-                    case .string(let s): return label + ": " + quoted(s)
-                    case .int(let i): return label + ": " + String(i)
-                    case .bool(let b): return label + ": " + (b ? "true" : "false")
-                    case .uuid(let u): return label + ": " + quoted(u.uuidString)
-                    case .enumCase(let c): return label + ": ." + c
-                    }
-                }
+                let arguments = Swift.zip(info.labels, values).map { label, value in label + ": " + describe(value) }
                 return info.id + "(" + arguments.joined(separator: ", ") + ")"
+            }
+
+            /// One argument as Swift source: `"SUMMER"`, `42`, `.price`, `["a", "b"]`.
+            static func describe(_ value: Value) -> String {
+                switch value {
+                case .string(let s): return quoted(s)
+                case .int(let i): return String(i)
+                case .double(let d): return d.description
+                case .bool(let b): return b ? "true" : "false"
+                case .uuid(let u): return quoted(u.uuidString)
+                case .enumCase(let c): return "." + c
+                case .list(let items): return "[" + items.map(describe).joined(separator: ", ") + "]"
+                }
             }
 
             static func quoted(_ s: String) -> String {

@@ -23,6 +23,7 @@ extension SwiftGenerator {
                     static let schemes: [String] = \(stringArray(policy.schemes))
                     static let hosts: [String] = \(stringArray(policy.hosts))
                     static let maximumLength = \(policy.maximumLength)
+                    static let caseInsensitivePaths = \(policy.caseInsensitivePaths)
 
             """
         out += "        static let enums: [[String]] = ["
@@ -71,19 +72,20 @@ extension SwiftGenerator {
                 case .literal(let text): return ".literal(\(SwiftNames.stringLiteral(text)))"
                 case .parameter(let name): return ".parameter(\(labels.firstIndex(of: name) ?? -1))"
                 case .catchAll(let name): return ".catchAll(\(labels.firstIndex(of: name) ?? -1))"
+                case .part(let prefix, let name, let suffix):
+                    let k = labels.firstIndex(of: name) ?? -1
+                    return ".part(\(SwiftNames.stringLiteral(prefix)), \(k), \(SwiftNames.stringLiteral(suffix)))"
                 }
             }
             let query = route.pattern.query.map {
                 "Binding(key: \(SwiftNames.stringLiteral($0.key)), parameter: \(labels.firstIndex(of: $0.name) ?? -1))"
             }
             out += "            // \(route.page): \(SwiftNames.comment(route.pattern.text))\n"
-            out += call(
-                "routes.append(Route",
-                [
-                    "page: \(page)", "path: [\(path.joined(separator: ", "))]",
-                    "query: [\(query.joined(separator: ", "))]",
-                ],
-                close: "))", indent: 12)
+            var arguments = [
+                "page: \(page)", "path: [\(path.joined(separator: ", "))]", "query: [\(query.joined(separator: ", "))]",
+            ]
+            if route.pattern.optionalName != nil { arguments.append("optionalLast: true") }
+            out += call("routes.append(Route", arguments, close: "))", indent: 12)
         }
         out += "            return routes\n        }\n"
         out += """
@@ -123,20 +125,29 @@ extension SwiftGenerator {
         switch type {
         case .string: return ".string"
         case .int: return ".int"
+        case .double: return ".double"
         case .bool: return ".bool"
         case .uuid: return ".uuid"
         case .enumeration(let name, _): return ".enumeration(\(enumIndex[name] ?? -1))"
+        case .list(let element): return ".list(\(kind(element, enumIndex)))"
         }
     }
 
     func defaultValue(_ value: Value?) -> String {
         guard let value else { return "nil" }
+        return routingLiteral(value)
+    }
+
+    /// A value as a `Routing.Value` expression: `.string("all")`, `.list([.int(1)])`.
+    func routingLiteral(_ value: Value) -> String {
         switch value {
         case .string(let s): return ".string(\(SwiftNames.stringLiteral(s)))"
         case .int(let i): return ".int(\(i))"
+        case .double(let d): return ".double(\(d))"
         case .bool(let b): return ".bool(\(b))"
         case .uuid(let u): return ".uuid(UUID(uuidString: \(SwiftNames.stringLiteral(u.uuidString)))!)"
         case .enumCase(let c): return ".enumCase(\(SwiftNames.stringLiteral(c)))"
+        case .list(let items): return ".list([" + items.map(routingLiteral).joined(separator: ", ") + "])"
         }
     }
 }

@@ -20,7 +20,7 @@ enum SwiftNames {
     /// name would hide it inside that enum. Everything else the runtime part uses from the standard library is
     /// written `Swift.UTF8`, `Swift.zip`, … so that any other name is free.
     static let reservedTypeNames: Set<String> = [
-        "AppLink", "Routing", "Page", "String", "Int", "Bool", "UUID", "URL", "UInt8", "Character", "Array",
+        "AppLink", "Routing", "Page", "String", "Int", "Double", "Bool", "UUID", "URL", "UInt8", "Character", "Array",
         "Dictionary", "Optional", "Set", "Substring", "Sendable", "Hashable", "Equatable", "CaseIterable",
         "CustomStringConvertible", "Never", "Foundation", "Swift", "Void", "NotifydCoordinator", "NotifydStep",
         "NotifydNavigator", "NotifydDecision", "NotifydDecisionError", "NotifydKey",
@@ -54,8 +54,9 @@ enum SwiftNames {
     /// The Swift type of a parameter.
     static func typeName(_ type: ParameterType) -> String {
         switch type {
-        case .string, .int, .bool, .uuid: return type.description
+        case .string, .int, .double, .bool, .uuid: return type.description
         case .enumeration(let name, _): return identifier(name)
+        case .list(let element): return "[" + typeName(element) + "]"
         }
     }
 
@@ -65,9 +66,11 @@ enum SwiftNames {
         switch value {
         case .string(let s): return stringLiteral(s)
         case .int(let i): return String(i)
+        case .double(let d): return d.description
         case .bool(let b): return b ? "true" : "false"
         case .uuid(let u): return "UUID(uuidString: \(stringLiteral(u.uuidString)))!"
         case .enumCase(let c): return "." + identifier(c)
+        case .list(let items): return "[" + items.map(literal).joined(separator: ", ") + "]"
         }
     }
 

@@ -5,14 +5,20 @@ import DeepLink
 /// The one place that knows the types: a new parameter type is one line here, and its links come from the
 /// canonical-link printer like every other's.
 enum ExampleValues {
-    /// Typical values of `type`: every case of an enum, both Booleans, one Int, one String, one UUID.
+    /// Typical values of `type`: every case of an enum, both Booleans, one Int, one Double, one String, one UUID.
     static func of(_ type: ParameterType) -> [Value] {
         switch type {
         case .string: return [.string("example")]
         case .int: return [.int(42)]
+        case .double: return [.double(2.5)]
         case .bool: return [.bool(true), .bool(false)]
         case .uuid: return [.uuid(sampleUUID)]
         case .enumeration(_, let cases): return cases.map(Value.enumCase)
+        case .list(let element):
+            // Two items, in an order the printer must keep; the empty list comes from a default of [].
+            let items = of(element)
+            guard let first = items.first else { return [] }
+            return [.list([first, items.count > 1 ? items[1] : first])]
         }
     }
 

@@ -69,6 +69,16 @@ public struct LinkCorpus: Sendable {
                 }
             }
         }
+        // An app whose paths ignore case gets each page's first link in capitals too, so that turning the option on
+        // or off is reviewed.
+        for graph in graphs where graph.matcher.policy.caseInsensitivePaths {
+            for page in graph.coordinators.flatMap(\.pages) where !page.patterns.isEmpty {
+                guard let example = ExampleValues.pages(page.id, page.declaration).first,
+                    let link = graph.matcher.links(for: example).first
+                else { continue }
+                corpus.add(.link(caseVariant(link)))
+            }
+        }
         var origins: [Link.Origin] = []
         for origin in graphs.flatMap(Self.origins) where !origins.contains(origin) { origins.append(origin) }
         for origin in origins {
@@ -88,6 +98,13 @@ public struct LinkCorpus: Sendable {
         }
         for name in categories { corpus.add(.category(name, payload: categoryPayload(name, graphs: graphs))) }
         return corpus
+    }
+
+    /// `link` with the ASCII letters before its query in capitals; the query (whose keys are case-sensitive) as it is.
+    static func caseVariant(_ link: String) -> String {
+        let query = link.firstIndex(of: "?") ?? link.endIndex
+        let path = link[..<query].utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+        return String(decoding: path, as: UTF8.self) + link[query...]
     }
 
     /// Where links of `graph` may start: each scheme, each host (`*.example.com` as `www.example.com`).
