@@ -228,7 +228,7 @@ check "device state survives a restart" answers state "$device" SUMMER
 
 old_pid=$(prop MainPID)
 restarts=$(prop NRestarts)
-# (kill -STOP 0 would stop this script's own process group)
+# (a SIGSTOP sent to process group 0 would also halt this script)
 [ "${old_pid:-0}" -gt 1 ] && ns kill -STOP "$old_pid"
 new_pid=$old_pid
 for _ in $(seq 1 300); do
