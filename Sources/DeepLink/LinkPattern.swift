@@ -14,8 +14,11 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
         /// `{name...}`: binds one or more remaining segments joined by `/`; only last.
         case catchAll(String)
         /// `prefix{name}suffix` (`v{version}`, `@{user}`, `{id}.html`): binds the text of one segment between a
-        /// literal prefix and suffix, at least one of them non-empty; the text between must not be empty.
-        case part(prefix: String, name: String, suffix: String)
+        /// literal prefix and suffix, at least one of them non-empty; the text between must not be empty. Several
+        /// parameters (`{slug}-{id}.html`) have a non-empty literal separator between each two: `separators` has one
+        /// element fewer than `names`. Each but the last takes the shortest non-empty text up to the first
+        /// following occurrence of its separator; the last takes the rest (not empty).
+        case part(prefix: String, names: [String], separators: [String], suffix: String)
 
         /// The segment as written in a pattern (literals unescaped).
         public var description: String {
@@ -23,7 +26,12 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
             case .literal(let s): return s
             case .parameter(let n): return "{\(n)}"
             case .catchAll(let n): return "{\(n)...}"
-            case .part(let prefix, let n, let suffix): return "\(prefix){\(n)}\(suffix)"
+            case .part(let prefix, let names, let separators, let suffix):
+                var text = prefix
+                for (k, name) in names.enumerated() {
+                    text += "{\(name)}" + (k < separators.count ? separators[k] : "")
+                }
+                return text + suffix
             }
         }
     }
@@ -97,10 +105,11 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Names bound by path segments (including a catch-all), in order.
     public var pathParameterNames: [String] {
-        segments.compactMap {
+        segments.flatMap {
             switch $0 {
-            case .literal: return nil
-            case .parameter(let n), .catchAll(let n), .part(_, let n, _): return n
+            case .literal: return [String]()
+            case .parameter(let n), .catchAll(let n): return [n]
+            case .part(_, let names, _, _): return names
             }
         }
     }
@@ -174,6 +183,46 @@ public struct LinkPattern: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension LinkPattern {
+    /// Where a segment of several parameters splits ambiguously (a warning): a parameter before a separator whose
+    /// values can hold that separator (any `String`; an enum case, a `UUID`, a number or `Bool` spelled with it).
+    /// The parameter takes the text up to the separator's first occurrence, so such a value is split inside it
+    /// (and the link then matches only if the pieces still convert). Each problem is at the parameter's name.
+    public func ambiguousSplits(against declaration: CaseDeclaration) -> [PatternError] {
+        var problems: [PatternError] = []
+        for case .part(_, let names, let separators, _) in segments {
+            for (name, separator) in zip(names, separators) {
+                guard let type = declaration.parameter(name)?.type, type.canHold(separator) else { continue }
+                let fix =
+                    type == .string
+                    ? "give '\(name)' a type whose values cannot hold it (Int, an enum) or use a separator its values never hold"
+                    : "use a separator its values never hold"
+                problems.append(
+                    PatternError(
+                        code: .ambiguousSplit, text: text, offset: nameOffsets[name] ?? 0,
+                        reason: "a value of '\(name)' (\(type)) may hold '\(separator)', and the segment is split at "
+                            + "its first occurrence, so such a value is cut short; \(fix)"))
+            }
+        }
+        return problems
+    }
+}
+
+extension ParameterType {
+    /// True when some value's link text can hold `separator` after its first character (where a split finds it).
+    func canHold(_ separator: String) -> Bool {
+        let all = { (set: String) in separator.allSatisfy(set.contains) }
+        switch self {
+        case .string, .list: return true
+        case .int: return all("0123456789")
+        case .double: return all("0123456789.eE+-")
+        case .bool: return ["true", "false"].contains { $0.dropFirst().contains(separator) }
+        case .uuid: return all("0123456789abcdefABCDEF-")
+        case .enumeration(_, let cases): return cases.contains { $0.dropFirst().contains(separator) }
+        }
+    }
+}
+
 /// A pattern that does not parse, or whose names do not fit its case.
 public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem.
@@ -182,7 +231,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingLeadingSlash
         /// `//` inside the path.
         case emptySegment
-        /// Two parameters in one segment (`/{slug}-{id}`), or a stray brace.
+        /// Two parameters with no literal text between them (`/{a}{b}`), or a stray brace.
         case mixedSegment
         /// A parameter name that is empty or not an identifier.
         case invalidName
@@ -202,6 +251,9 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
         case unboundLabel
         /// A label whose type cannot be bound this way (a catch-all on a non-String label, a list in the path).
         case typeMismatch
+        /// A parameter before a separator its values can hold (`{slug}-{id}` with `slug: String`): a warning from
+        /// ``LinkPattern/ambiguousSplits(against:)``.
+        case ambiguousSplit
     }
 
     /// The kind of problem.
@@ -323,27 +375,45 @@ struct PatternParser {
         return isCatchAll ? .catchAll(name) : .parameter(name)
     }
 
-    /// `prefix{name}suffix`: one parameter between literal text in one segment.
+    /// `prefix{name}suffix`, `prefix{a}sep{b}suffix`: parameters between literal text in one segment, each two
+    /// separated by non-empty literal text.
     mutating func parsePart(_ start: Int, _ end: Int) throws(PatternError) -> LinkPattern.Segment {
-        let part = chars[start..<end]
-        guard part.filter({ $0 == "{" }).count == 1, part.filter({ $0 == "}" }).count == 1,
-            let open = part.firstIndex(of: "{"), let close = part.firstIndex(of: "}"), open < close
-        else {
-            throw error(
-                .mixedSegment, at: start,
-                "a segment holds one '{name}' parameter at most, with literal text around it, not '\(String(part))'")
+        var literals: [String] = []
+        var names: [String] = []
+        var cursor = start
+        while cursor < end {
+            var open = cursor
+            while open < end, chars[open] != "{", chars[open] != "}" { open += 1 }
+            guard open < end else { break }
+            guard chars[open] == "{",
+                let close = (open + 1..<end).first(where: { chars[$0] == "{" || chars[$0] == "}" }),
+                chars[close] == "}"
+            else {
+                throw error(
+                    .mixedSegment, at: open,
+                    "unbalanced brace in '\(String(chars[start..<end]))'; write each parameter as '{name}'")
+            }
+            if !names.isEmpty, open == cursor {
+                throw error(
+                    .mixedSegment, at: open,
+                    "'{\(names[names.count - 1])}' and the parameter after it need literal text between them in "
+                        + "'\(String(chars[start..<end]))' (as in '{a}-{b}'), else where one ends is unknown")
+            }
+            literals.append(try decodeLiteral(cursor, open))
+            let name = String(chars[(open + 1)..<close])
+            if name.hasSuffix("...") || name.hasSuffix("?") {
+                throw error(
+                    .mixedSegment, at: open + 1,
+                    "'{\(name)}' cannot have literal text around it in its segment; write it as a segment of its own")
+            }
+            try bind(name, at: open + 1)
+            names.append(name)
+            cursor = close + 1
         }
-        let name = String(chars[(open + 1)..<close])
-        if name.hasSuffix("...") || name.hasSuffix("?") {
-            throw error(
-                .mixedSegment, at: open + 1,
-                "'{\(name)}' cannot have literal text around it in its segment; write it as a segment of its own")
-        }
-        let prefix = try decodeLiteral(start, open)
-        let suffix = try decodeLiteral(close + 1, end)
-        try bind(name, at: open + 1)
+        let suffix = try decodeLiteral(cursor, end)
         isLastOptional = false
-        return .part(prefix: prefix, name: name, suffix: suffix)
+        return .part(
+            prefix: literals[0], names: names, separators: Array(literals.dropFirst()), suffix: suffix)
     }
 
     mutating func bind(_ name: String, at offset: Int) throws(PatternError) {

@@ -56,6 +56,17 @@ extension Matcher {
         return Page(id: page.id, arguments: arguments)
     }
 
+    /// True when `value` followed by `separator` reads back as `value`: the first occurrence of the separator after
+    /// the value's first byte is the one written after it.
+    func splitsBack(_ value: String, before separator: String) -> Bool {
+        let fold = { (text: String) in table.ignoresCase ? asciiLowercased(text) : text }
+        let text = Array(fold(value + separator).utf8)
+        let needle = Array(fold(separator).utf8)
+        var i = 1
+        while i + needle.count <= text.count, !text[i..<(i + needle.count)].elementsEqual(needle) { i += 1 }
+        return i == text.count - needle.count
+    }
+
     func pathAndQuery(for page: Page, _ route: Route) -> String? {
         var path = ""
         for segment in route.pattern.segments {
@@ -71,11 +82,22 @@ extension Matcher {
                 let text = value.linkText
                 guard !text.isEmpty else { return nil }
                 path += "/" + percentEncode(text, for: .segment)
-            case .part(let prefix, let name, let suffix):
-                guard let value = page[name], !value.isList, case let text = value.linkText, !text.isEmpty else {
-                    return nil
+            case .part(let prefix, let names, let separators, let suffix):
+                var text = prefix
+                for (k, name) in names.enumerated() {
+                    guard let value = page[name], !value.isList, case let piece = value.linkText, !piece.isEmpty else {
+                        return nil
+                    }
+                    if k < separators.count {
+                        // The link splits at the first occurrence of the separator: a value holding it would read
+                        // back split elsewhere, so this pattern cannot carry it.
+                        guard splitsBack(piece, before: separators[k]) else { return nil }
+                        text += piece + separators[k]
+                    } else {
+                        text += piece
+                    }
                 }
-                path += "/" + percentEncode(prefix + text + suffix, for: .segment)
+                path += "/" + percentEncode(text + suffix, for: .segment)
             case .catchAll(let name):
                 guard let text = page[name]?.linkText else { return nil }
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false)

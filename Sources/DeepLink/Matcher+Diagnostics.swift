@@ -101,7 +101,16 @@ enum ShapeElement: Hashable {
     case literal(String)
     case parameter(ParameterType)
     case catchAll(ParameterType)
-    case part(prefix: String, type: ParameterType, suffix: String)
+    /// A part-literal segment: its prefix, its parameters' types with the separators between them, its suffix.
+    case part(prefix: String, types: [ParameterType], separators: [String], suffix: String)
+
+    /// `prefix{Type}sep{Type}suffix`, for messages.
+    var partText: String {
+        guard case .part(let prefix, let types, let separators, let suffix) = self else { return "" }
+        var text = prefix
+        for (k, type) in types.enumerated() { text += "{\(type)}" + (k < separators.count ? separators[k] : "") }
+        return text + suffix
+    }
 
     /// A branch of the trie that takes some segments and not others, in route order: a typed parameter or a
     /// part-literal segment.
@@ -135,9 +144,10 @@ struct RouteShape: Hashable {
             case .literal(let text): return .literal(fold(text))
             case .parameter(let name): return .parameter(declaration.parameter(name)?.type ?? .string)
             case .catchAll(let name): return .catchAll(declaration.parameter(name)?.type ?? .string)
-            case .part(let prefix, let name, let suffix):
+            case .part(let prefix, let names, let separators, let suffix):
                 return .part(
-                    prefix: fold(prefix), type: declaration.parameter(name)?.type ?? .string, suffix: fold(suffix))
+                    prefix: fold(prefix), types: names.map { declaration.parameter($0)?.type ?? .string },
+                    separators: separators.map(fold), suffix: fold(suffix))
             }
         }
         query = Set(
@@ -193,8 +203,8 @@ struct EnumBranches {
         case (.parameter(let wide), .parameter(let narrow)):
             if case .enumeration = narrow { return "every case of \(narrow) is also a case of \(wide)" }
             return "every \(narrow) is also a \(wide)"
-        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
-            return "every segment '\(p2){\(t2)}\(s2)' takes is also taken by '\(p1){\(t1)}\(s1)'"
+        case (.part, .part):
+            return "every segment '\(narrow.partText)' takes is also taken by '\(wide.partText)'"
         default:
             return "every segment the later one takes is also taken by the earlier one"
         }
@@ -212,12 +222,14 @@ struct EnumBranches {
             return narrow.allSatisfy(wide.contains)
         case (.parameter(.double), .parameter(.int)):
             return true
-        case (.part(let p1, let t1, let s1), .part(let p2, let t2, let s2)):
-            // `p1{t1}s1` takes `p2{x}s2` when its text starts and ends the same way and whatever lies between
+        case (.part(let p1, let t1, let m1, let s1), .part(let p2, let t2, let m2, let s2)):
+            // `p1{t1}s1` takes `p2{…}s2` when its text starts and ends the same way and whatever lies between
             // converts: always for a String, else only for the same text around a type that covers the other's.
+            // With separators, only the same text (so the same split) around types each covering the other's.
             guard p2.hasPrefix(p1), s2.hasSuffix(s1) else { return false }
-            if t1 == .string { return true }
-            return p1 == p2 && s1 == s2 && accepts(.parameter(t1), .parameter(t2))
+            if t1 == [.string] { return true }
+            return p1 == p2 && s1 == s2 && m1 == m2 && t1.count == t2.count
+                && zip(t1, t2).allSatisfy { accepts(.parameter($0), .parameter($1)) }
         default:
             return false
         }

@@ -175,7 +175,8 @@ extension Matcher {
         let span: Span?
         switch spec.source {
         // An optional last segment the link leaves out keeps the default.
-        case .segment where spec.type.part >= 0: span = table.middle(link.segments[Int(spec.index)], spec.type.part)
+        case .segment where spec.type.part >= 0:
+            span = table.middle(link.segments[Int(spec.index)], spec.type.part, piece: spec.type.piece, link)
         case .segment: span = Int(spec.index) < link.segments.count ? link.segments[Int(spec.index)] : nil
         case .rest: span = link.rest(from: Int(restFrom))
         case .query: span = link.queryValue(table.bytes(table.queryKeys[Int(spec.index)]))

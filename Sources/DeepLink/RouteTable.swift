@@ -13,6 +13,9 @@ struct TypeCode: Equatable {
     var kind: Kind
     /// A list of `kind`: every query item of the key, each converted.
     var isList = false
+    /// For an argument bound in a part-literal segment of several parameters (`{slug}-{id}`), which of them: its
+    /// piece of the segment's text; the last (or only) one is the separator count.
+    var piece: Int16 = 0
 
     init(kind: Kind, enumIndex: Int32) {
         self.kind = kind
@@ -54,10 +57,14 @@ final class RouteTable: @unchecked Sendable {
         var routeCount: Int32 = 0
     }
 
-    /// The literal prefix and suffix of a part-literal segment, in the arena.
+    /// The literal prefix and suffix of a part-literal segment, in the arena, and for several parameters the
+    /// separators between them and the types of the parameters before each (the last parameter's is the edge's).
     struct Affixes {
         var prefix: Span
         var suffix: Span
+        /// Into ``RouteTable/separators`` and ``RouteTable/separatorTypes``.
+        var separatorStart: Int32 = 0
+        var separatorCount: Int32 = 0
     }
 
     struct TypedEdge {
@@ -138,6 +145,10 @@ final class RouteTable: @unchecked Sendable {
     let enums: UnsafeMutableBufferPointer<Span>
     let enumCases: UnsafeMutableBufferPointer<Span>
     let parts: UnsafeMutableBufferPointer<Affixes>
+    /// The separators of part-literal segments of several parameters, in the arena, and the type of the parameter
+    /// before each.
+    let separators: UnsafeMutableBufferPointer<Span>
+    let separatorTypes: UnsafeMutableBufferPointer<TypeCode>
     /// Long literal, query key and enum case bytes.
     let arena: UnsafeMutableBufferPointer<UInt8>
     /// The literal children of each node, sorted, for explain traces only.
@@ -219,6 +230,8 @@ final class RouteTable: @unchecked Sendable {
         self.enums = freeze(builder.enums)
         self.enumCases = freeze(builder.enumCases)
         self.parts = freeze(builder.parts)
+        self.separators = freeze(builder.separators)
+        self.separatorTypes = freeze(builder.separatorTypes)
         self.arena = freeze(arena)
         self.literalNames = names
         self.enumTypes = builder.enumTypes
@@ -237,6 +250,8 @@ final class RouteTable: @unchecked Sendable {
         release(enums)
         release(enumCases)
         release(parts)
+        release(separators)
+        release(separatorTypes)
         release(arena)
     }
 
@@ -331,21 +346,68 @@ final class RouteTable: @unchecked Sendable {
         } else {
             guard bytesEqual(head, prefix), bytesEqual(tail, suffix) else { return nil }
         }
-        return UnsafeBufferPointer(rebasing: segment[prefix.count..<(segment.count - suffix.count)])
+        let text = UnsafeBufferPointer(rebasing: segment[prefix.count..<(segment.count - suffix.count)])
+        guard affixes.separatorCount > 0 else { return text }
+        guard let last = pieceRange(text, affixes, Int(affixes.separatorCount), checking: true) else { return nil }
+        return UnsafeBufferPointer(rebasing: text[last])
     }
 
-    /// The span of `span` between the affixes `part` (which the trie walk checked).
+    /// The span of `span` between the affixes `part` (which the trie walk checked), and of that the piece of
+    /// parameter `piece`.
     @inline(__always)
-    func middle(_ span: Span, _ part: Int32) -> Span {
+    func middle(_ span: Span, _ part: Int32, piece: Int16, _ link: LinkView) -> Span {
         let affixes = parts[Int(part)]
-        return Span(start: span.start + Int32(affixes.prefix.count), end: span.end - Int32(affixes.suffix.count))
+        let text = Span(start: span.start + Int32(affixes.prefix.count), end: span.end - Int32(affixes.suffix.count))
+        guard affixes.separatorCount > 0, let range = pieceRange(link.bytes(text), affixes, Int(piece), checking: false)
+        else { return text }
+        return Span(start: text.start + Int32(range.lowerBound), end: text.start + Int32(range.upperBound))
+    }
+
+    /// Where parameter `piece` of a part-literal segment of several parameters lies in `text` (the segment without
+    /// its affixes): each parameter but the last takes the shortest non-empty text up to the first following
+    /// occurrence of its separator, the last the rest, not empty. `nil` when a separator is missing, the last piece
+    /// is empty or (`checking`) a piece before `piece` does not convert. Linear in the text's length times the
+    /// separators' lengths: a split is never retried.
+    func pieceRange(
+        _ text: UnsafeBufferPointer<UInt8>, _ affixes: Affixes, _ piece: Int, checking: Bool
+    )
+        -> Range<Int>?
+    {
+        var start = 0
+        for i in 0..<Int(affixes.separatorCount) {
+            let k = Int(affixes.separatorStart) + i
+            let separator = bytes(separators[k])
+            guard let end = firstOccurrence(separator, in: text, from: start + 1) else { return nil }
+            if i == piece { return start..<end }
+            if checking, !accepts(UnsafeBufferPointer(rebasing: text[start..<end]), separatorTypes[k]) { return nil }
+            start = end + separator.count
+        }
+        return start < text.count ? start..<text.count : nil
+    }
+
+    /// The first index at or after `from` where `needle` starts in `text`.
+    @inline(__always)
+    func firstOccurrence(_ needle: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let first = needle.first, text.count >= needle.count else { return nil }
+        var i = from
+        while i <= text.count - needle.count {
+            if text[i] == first || (ignoresCase && asciiLowercased(text[i]) == first) {
+                let candidate = UnsafeBufferPointer(rebasing: text[i..<(i + needle.count)])
+                if ignoresCase ? bytesEqualIgnoringCase(needle, candidate) : bytesEqual(candidate, needle) { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// `prefix{…}suffix` of `part`, for traces.
     func partText(_ part: Int32) -> String {
         let affixes = parts[Int(part)]
-        return String(decoding: bytes(affixes.prefix), as: UTF8.self) + "{…}"
-            + String(decoding: bytes(affixes.suffix), as: UTF8.self)
+        var text = String(decoding: bytes(affixes.prefix), as: UTF8.self) + "{…}"
+        for k in Int(affixes.separatorStart)..<Int(affixes.separatorStart + affixes.separatorCount) {
+            text += String(decoding: bytes(separators[k]), as: UTF8.self) + "{…}"
+        }
+        return text + String(decoding: bytes(affixes.suffix), as: UTF8.self)
     }
 
     /// The index of the case of enumeration `index` spelled `text`, or -1.

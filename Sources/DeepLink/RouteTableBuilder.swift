@@ -21,6 +21,8 @@ struct RouteTableBuilder {
     /// The literal text around the parameter of part-literal segments, by index; the same text shares an index.
     var parts: [RouteTable.Affixes] = []
     var partIndex: [[String]: Int32] = [:]
+    var separators: [Span] = []
+    var separatorTypes: [TypeCode] = []
     /// Literal text is stored with its ASCII letters small (``LinkPolicy/caseInsensitivePaths``).
     var ignoresCase = false
 
@@ -39,19 +41,19 @@ struct RouteTableBuilder {
                     nodes[node].literals[text] = child
                     node = Int(child)
                 }
-            case .parameter(let name), .part(_, let name, _):
-                var type = typeCode(declaration.parameter(name)?.type ?? .string)
-                if case .part(let prefix, _, let suffix) = segment { type.part = affixes(prefix, suffix) }
+            case .parameter(let name):
+                let type = typeCode(declaration.parameter(name)?.type ?? .string)
                 if type == .string {
                     if nodes[node].stringChild < 0 { nodes[node].stringChild = newNode() }
                     node = Int(nodes[node].stringChild)
-                } else if let edge = nodes[node].typed.first(where: { $0.type == type }) {
-                    node = Int(edge.child)
                 } else {
-                    let child = newNode()
-                    nodes[node].typed.append(RouteTable.TypedEdge(type: type, child: child))
-                    node = Int(child)
+                    node = typedChild(node, type)
                 }
+            case .part(let prefix, let names, let separators, let suffix):
+                var type = typeCode(declaration.parameter(names[names.count - 1])?.type ?? .string)
+                type.part = affixes(
+                    prefix, separators, names.dropLast().map { declaration.parameter($0)?.type ?? .string }, suffix)
+                node = typedChild(node, type)
             case .catchAll:
                 continue
             }
@@ -72,13 +74,32 @@ struct RouteTableBuilder {
         compileArguments(route)
     }
 
-    /// The index of the affixes `prefix`…`suffix`, stored once.
-    mutating func affixes(_ writtenPrefix: String, _ writtenSuffix: String) -> Int32 {
-        let prefix = ignoresCase ? asciiLowercased(writtenPrefix) : writtenPrefix
-        let suffix = ignoresCase ? asciiLowercased(writtenSuffix) : writtenSuffix
-        if let index = partIndex[[prefix, suffix]] { return index }
-        parts.append(RouteTable.Affixes(prefix: store(prefix), suffix: store(suffix)))
-        partIndex[[prefix, suffix]] = Int32(parts.count - 1)
+    /// The child of `node` along the conditional edge of `type`, added when missing.
+    mutating func typedChild(_ node: Int, _ type: TypeCode) -> Int {
+        if let edge = nodes[node].typed.first(where: { $0.type == type }) { return Int(edge.child) }
+        let child = newNode()
+        nodes[node].typed.append(RouteTable.TypedEdge(type: type, child: child))
+        return Int(child)
+    }
+
+    /// The index of the affixes `prefix`…`suffix` with `separators` after parameters of `types`, stored once.
+    mutating func affixes(
+        _ prefix: String, _ separators: [String], _ types: [ParameterType], _ suffix: String
+    )
+        -> Int32
+    {
+        let texts = ([prefix, suffix] + separators).map { ignoresCase ? asciiLowercased($0) : $0 }
+        let key = texts + types.map { "\($0)" }
+        if let index = partIndex[key] { return index }
+        var entry = RouteTable.Affixes(prefix: store(texts[0]), suffix: store(texts[1]))
+        entry.separatorStart = Int32(self.separators.count)
+        entry.separatorCount = Int32(separators.count)
+        for (text, type) in zip(texts.dropFirst(2), types) {
+            self.separators.append(store(text))
+            separatorTypes.append(typeCode(type))
+        }
+        parts.append(entry)
+        partIndex[key] = Int32(parts.count - 1)
         return Int32(parts.count - 1)
     }
 
@@ -97,7 +118,10 @@ struct RouteTableBuilder {
             var index: Int32 = 0
             for (depth, segment) in route.pattern.segments.enumerated() {
                 switch segment {
-                case .parameter(parameter.label), .part(_, parameter.label, _):
+                case .parameter(parameter.label):
+                    source = .segment
+                    index = Int32(depth)
+                case .part(_, let names, _, _) where names.contains(parameter.label):
                     source = .segment
                     index = Int32(depth)
                 case .catchAll(parameter.label):
@@ -112,8 +136,11 @@ struct RouteTableBuilder {
                 queryKeys.append(store(binding.key))
             }
             var type = typeCode(parameter.type)
-            for case .part(let prefix, parameter.label, let suffix) in route.pattern.segments {
-                type.part = affixes(prefix, suffix)
+            for case .part(let prefix, let names, let separators, let suffix) in route.pattern.segments {
+                guard let piece = names.firstIndex(of: parameter.label) else { continue }
+                let types = names.dropLast().map { route.declaration.parameter($0)?.type ?? .string }
+                type.part = affixes(prefix, separators, types, suffix)
+                type.piece = Int16(piece)
             }
             let spec = RouteTable.Argument(
                 source: source, index: index, type: type, hasDefault: parameter.defaultValue != nil)

@@ -73,6 +73,29 @@ import Testing
         #expect(loaded.warnings.map(ConfigTest.summary) == ["15:43 warning shadowed-pattern"])
     }
 
+    /// Several parameters in one segment load; a `String` before a separator it may hold is a warning at its name.
+    @Test func aStringBeforeASeparatorInOneSegmentIsAWarningAtItsName() {
+        let yaml = """
+            version: 1
+            app: { name: A, schemes: [a] }
+            types:
+              Sort: [price, rating]
+            coordinators:
+              app: { kind: app, children: [s], root: s }
+              s:
+                kind: stack
+                pages:
+                  home: /home
+                  product(slug: String, id: Int): /p/{slug}-{id}.html
+                  day(y: Int, m: Int, d: Int): /d/{y}-{m}-{d}
+                  both(a: Int, b: Int): /b/{a}{b}
+
+            """
+        let findings = ConfigTest.findings(yaml)
+        #expect(findings.map(ConfigTest.summary) == ["11:43 warning ambiguous-split", "13:35 error invalid-pattern"])
+        #expect(findings.first?.message.contains("a value of 'slug' (String) may hold '-'") == true)
+    }
+
     @Test func patternShadowedThroughAnEnumOfTheSameCasesIsAWarningNamingTheEarlierOne() {
         let yaml = """
             version: 1

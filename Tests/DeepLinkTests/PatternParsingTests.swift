@@ -56,11 +56,15 @@ import Testing
         ("offers/{id}", PatternError.Code.missingLeadingSlash, 0),
         ("", .missingLeadingSlash, 0),
         ("/a//b", .emptySegment, 3),
-        ("/p/{slug}-{id}.html", .mixedSegment, 3),
+        ("/p/{a}-{b}{c}.html", .mixedSegment, 10),
         ("/v{rest...}", .mixedSegment, 3),
         ("/v{q?}", .mixedSegment, 3),
-        ("/{a}{b}", .mixedSegment, 1),
-        ("/a}", .mixedSegment, 1),
+        ("/{a}-{q?}", .mixedSegment, 6),
+        ("/{a}{b}", .mixedSegment, 4),
+        ("/a}", .mixedSegment, 2),
+        ("/{a}-{b", .mixedSegment, 5),
+        ("/{a}-{a}", .duplicateName, 6),
+        ("/{a}-{}", .invalidName, 6),
         ("/{}", .invalidName, 2),
         ("/{...}", .invalidName, 2),
         ("/{9x}", .invalidName, 2),
@@ -87,6 +91,43 @@ import Testing
             guard let error = error as? PatternError else { return false }
             return error.code == code && error.offset == offset && error.text == text && !error.reason.isEmpty
         }
+    }
+
+    /// Several parameters in one segment, each two separated by literal text (Android Navigation's
+    /// `{slug}-{id}.html`).
+    @Test func severalParametersInOneSegmentKeepTheirSeparators() throws {
+        let pattern = try LinkPattern.parse("/p/{slug}-{id}.html?x={x}")
+        #expect(
+            pattern.segments == [
+                .literal("p"), .part(prefix: "", names: ["slug", "id"], separators: ["-"], suffix: ".html"),
+            ])
+        #expect(pattern.parameterNames == ["slug", "id", "x"])
+        #expect(pattern.description == "/p/{slug}-{id}.html?x={x}")
+        let date = try LinkPattern.parse("/d%C3%A9{y}%2D{m}_{d}")
+        #expect(date.segments == [.part(prefix: "dé", names: ["y", "m", "d"], separators: ["-", "_"], suffix: "")])
+    }
+
+    @Test func twoParametersWithNothingBetweenAreRefusedSayingWhy() {
+        #expect {
+            try LinkPattern.parse("/{a}{b}")
+        } throws: { error in
+            (error as? PatternError)?.reason.contains("'{a}' and the parameter after it need literal text between them")
+                == true
+        }
+    }
+
+    /// A parameter before a separator its values can hold makes the split ambiguous: a warning at its name.
+    @Test func aSeparatorThatAnEarlierValueCanHoldIsReported() throws {
+        let types: [String: [String]] = ["Kind": ["a-b", "c"]]
+        let declaration = try CaseDeclaration.parse(
+            "p(slug: String, id: Int, day: Int, k: Kind, u: UUID, n: Int)", types: types)
+        let problems = try LinkPattern.parse("/p/{slug}-{id}.{day}/{k}-{n}/{u}").ambiguousSplits(against: declaration)
+        #expect(problems.map(\.code) == [.ambiguousSplit, .ambiguousSplit])
+        #expect(problems.map(\.offset) == [4, 22])
+        #expect(problems.first?.reason.contains("a value of 'slug' (String) may hold '-'") == true)
+        #expect(try LinkPattern.parse("/{id}-{slug}").ambiguousSplits(against: declaration).isEmpty)
+        #expect(try LinkPattern.parse("/{u}_{id}").ambiguousSplits(against: declaration).isEmpty)
+        #expect(try LinkPattern.parse("/{u}-{id}").ambiguousSplits(against: declaration).map(\.offset) == [2])
     }
 
     @Test func everyShopPatternFitsItsCase() throws {

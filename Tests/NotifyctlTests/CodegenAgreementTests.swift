@@ -328,6 +328,86 @@ struct CodegenAgreementTests {
         try expectAgreement(graph, corpus: corpus, minimumMatches: 10)
     }
 
+    /// Several parameters in one segment (`{slug}-{id}.html`, `{year}-{month}-{day}`), next to one-parameter
+    /// part-literal segments and plain parameters of the same place, with a case-insensitive separator.
+    static let severalPartsConfig = #"""
+        {
+          "version": 1,
+          "app": { "name": "Split", "schemes": ["split"], "hosts": ["split.example.com"], "caseInsensitivePaths": true },
+          "types": { "Sort": ["price", "rating"] },
+          "coordinators": {
+            "app": { "kind": "app", "children": ["catalog"], "root": "catalog" },
+            "catalog": {
+              "kind": "stack",
+              "pages": {
+                "product(slug: String, id: Int)": "/p/{slug}-{id}.html",
+                "doc(name: String)": "/p/{name}.html",
+                "day(year: Int, month: Int, day: Int)": "/{year}-{month}-{day}",
+                "pair(a: String, b: String, page: Int = 1)": "/d/{a}_{b}?page={page}",
+                "slug(s: String)": "/d/{s}",
+                "item(n: Int, by: Sort)": "/i/v{n}X{by}",
+                "overlap(a: String, b: Double)": "/o/{a}aa{b}",
+                "uuid(u: UUID, n: Int)": "/u/{u}~{n}"
+              }
+            }
+          }
+        }
+        """#
+
+    @Test func severalParametersInOneSegmentAgreeWithTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.severalPartsConfig, file: "split.json")
+        var corpus = CodegenCorpus.canonicalLinks(graph) + CodegenCorpus.mutations(graph)
+        corpus += [
+            "/p/shoes-42.html", "/p/running-shoes-42.html", "/p/-42.html", "/p/shoes-.html", "/p/a-b-c.html",
+            "/P/x-1.HTML", "/2024-05-07", "/-1-2-3", "/2024--05-07", "/2024-05", "/2024-xx-07", "/1-2-3-4",
+            "/d/a_b", "/d/a_b_c", "/d/_a", "/d/a_", "/d/ab", "/d/%C3%A9_x%20y?page=2", "/d/a_b?page=x",
+            "/i/v3Xrating", "/i/v3xrating", "/i/V3xRATING", "/i/v3X5Xrating", "/i/vXrating", "/o/xaaa1.5",
+            "/o/xaaaa2", "/o/aaa1", "/u/E621E1F8-C36C-495A-93FC-0C247A3E6E5F~7", "/u/x~7", "split://2024-1-1",
+            "https://split.example.com/p/a-1.html",
+        ]
+        try expectAgreement(graph, corpus: corpus, minimumMatches: 20)
+    }
+
+    /// Like the daemon, the generated printer writes no link through a pattern that cannot carry a value: one holding
+    /// its following separator would read back split elsewhere.
+    @Test func severalParametersPrintLikeTheDaemon() throws {
+        let graph = try CodegenCorpus.load(text: Self.severalPartsConfig, file: "split.json")
+        let source = try SwiftGenerator(graph: graph, options: .init(sourceName: "split.json")).generate()
+        let directory = try SwiftToolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let main = #"""
+            typealias P = CatalogCoordinatorPages.Page
+            let pages: [P] = [
+                .product(slug: "shoes", id: 42), .product(slug: "running-shoes", id: 42),
+                .pair(a: "x", b: "y_z", page: 1), .pair(a: "x_y", b: "z", page: 1),
+                .overlap(a: "x", b: 1.5), .overlap(a: "xa", b: 1.5), .day(year: -1, month: 2, day: 3),
+            ]
+            for page in pages { print(AppLink.catalog(page).link ?? "-") }
+            """#
+        let driver = try SwiftToolchain.compile(["AppLink.swift": source, "main.swift": main], in: directory)
+        let run = try SwiftToolchain.run(driver, [], in: directory)
+        try #require(run.status == 0, "driver failed: \(run.errors)")
+        let expected = [
+            "split://p/shoes-42.html", "-", "split://d/x_y_z", "-", "split://o/xaa1.5", "-", "split://-1-2-3",
+        ]
+        #expect(run.output.split(separator: "\n").map(String.init) == expected)
+        func page(_ name: String, _ arguments: [(String, Value)]) -> Page {
+            Page(
+                id: PageID(coordinator: "catalog", name: String(name.dropFirst(8))),
+                arguments: arguments.map { Page.Argument(label: $0.0, value: $0.1) })
+        }
+        let daemon = [
+            page("catalog.product", [("slug", .string("shoes")), ("id", .int(42))]),
+            page("catalog.product", [("slug", .string("running-shoes")), ("id", .int(42))]),
+            page("catalog.pair", [("a", .string("x")), ("b", .string("y_z")), ("page", .int(1))]),
+            page("catalog.pair", [("a", .string("x_y")), ("b", .string("z")), ("page", .int(1))]),
+            page("catalog.overlap", [("a", .string("x")), ("b", .double(1.5))]),
+            page("catalog.overlap", [("a", .string("xa")), ("b", .double(1.5))]),
+            page("catalog.day", [("year", .int(-1)), ("month", .int(2)), ("day", .int(3))]),
+        ].map { graph.matcher.link(for: $0) ?? "-" }
+        #expect(daemon == expected)
+    }
+
     @Test func extensionsLayoutCompilesAgainstTheAppsOwnCoordinatorTypes() throws {
         let graph = try CodegenCorpus.load(text: Self.unusualConfig, file: "unusual.json")
         let options = SwiftGenerator.Options(layout: .extensions, isPublic: true, sourceName: "unusual.json")
@@ -586,7 +666,11 @@ enum CodegenCorpus {
                     switch segment {
                     case .literal(let text): path += "/" + encode(text)
                     case .parameter, .catchAll: path += "/" + encode(sample)
-                    case .part(let prefix, _, let suffix): path += "/" + encode(prefix + sample + suffix)
+                    case .part(let prefix, let names, let separators, let suffix):
+                        // Each separator after the sample, so that several parameters split at it or, where the
+                        // sample holds it, elsewhere.
+                        let middle = separators.reduce(sample) { $0 + $1 + sample }
+                        path += "/" + encode(prefix + middle + suffix)
                     }
                 }
                 let query = route.pattern.query.map { encode($0.key) + "=" + encode(sample) }

@@ -196,9 +196,12 @@ struct LargeGraphGenerator {
                         path.append(random.chance(12) ? random.pick(anyValues) : random.pick(Self.values(type)))
                     case .catchAll:
                         for _ in 0...random.int(3) { path.append(random.pick(Self.values(.string))) }
-                    case .part(let prefix, _, let suffix):
-                        path.append(
-                            CodegenCorpus.encode(prefix) + random.pick(anyValues) + CodegenCorpus.encode(suffix))
+                    case .part(let prefix, let names, let separators, let suffix):
+                        var middle = random.pick(anyValues)
+                        for separator in separators.prefix(names.count - 1) {
+                            middle += CodegenCorpus.encode(separator) + random.pick(anyValues)
+                        }
+                        path.append(CodegenCorpus.encode(prefix) + middle + CodegenCorpus.encode(suffix))
                     }
                 }
                 if random.chance(5) { path.append(random.pick(anyValues)) }

@@ -16,7 +16,7 @@
 /// - pages: `duplicate-page`, `unknown-page`, `back-other-coordinator`, `back-arguments`, `back-cycle`,
 ///   `unreachable-page` (warning);
 /// - patterns: `pattern-unknown-parameter`, `pattern-unbound-parameter`, `pattern-parameter-type`,
-///   `duplicate-pattern`, `shadowed-pattern` (warning);
+///   `duplicate-pattern`, `shadowed-pattern` (warning), `ambiguous-split` (warning);
 /// - expressions: `category-arguments`, `fallback-arguments`;
 /// - app: `invalid-scheme`, `invalid-host`, `no-links` (warning);
 /// - links: `invalid-link-key`, `unlinked-without-fallback`.

@@ -16,6 +16,9 @@ extension Validator {
                         error(Validator.code(for: problem), at: p.location.advanced(by: problem.offset), problem.reason)
                     }
                     if problems.isEmpty {
+                        for problem in p.pattern.ambiguousSplits(against: declaration) {
+                            warning("ambiguous-split", at: p.location.advanced(by: problem.offset), problem.reason)
+                        }
                         routes.append(Route(page: id, declaration: declaration, pattern: p.pattern))
                         locations.append(p.location)
                     }

@@ -83,8 +83,8 @@ extension SwiftGenerator {
                 case literal(String)
                 case parameter(Int)
                 case catchAll(Int)
-                /// `prefix{parameter}suffix` in one segment.
-                case part(String, Int, String)
+                /// `prefix{a}sep{b}suffix` in one segment: its parameters with a separator between each two.
+                case part(String, [Int], [String], String)
             }
 
             /// One `key={name}` query binding of a pattern.
@@ -105,8 +105,9 @@ extension SwiftGenerator {
             /// Where a matched route takes an argument from.
             enum Source {
                 case segment(Int)
-                /// The segment at the depth without the prefix's and suffix's bytes.
-                case part(Int, prefix: Int, suffix: Int)
+                /// The segment at the depth without the prefix's and suffix's bytes, split at the separators: the
+                /// piece of the parameter.
+                case part(Int, prefix: Int, suffix: Int, separators: [[UInt8]], piece: Int)
                 case rest
                 case query([UInt8])
                 case unbound
@@ -117,7 +118,7 @@ extension SwiftGenerator {
                 var literals: [[UInt8]: Int] = [:]
                 var typed: [(kind: Kind, child: Int)] = []
                 /// Part-literal edges, tried after literals and before `typed`.
-                var parts: [(prefix: [UInt8], suffix: [UInt8], kind: Kind, child: Int)] = []
+                var parts: [(prefix: [UInt8], separators: [[UInt8]], suffix: [UInt8], kinds: [Kind], child: Int)] = []
                 var stringChild = -1
                 var terminals: [Int] = []
                 var catchAlls: [Int] = []
@@ -174,13 +175,16 @@ extension SwiftGenerator {
                                 nodes[node].typed.append((kind, nodes.count - 1))
                                 node = nodes.count - 1
                             }
-                        case .part(let prefix, let k, let suffix):
-                            let (p, s, kind) = (fold(Array(prefix.utf8)), fold(Array(suffix.utf8)), page.kinds[k])
-                            if let edge = nodes[node].parts.first(where: { $0.prefix == p && $0.suffix == s && $0.kind == kind }) {
+                        case .part(let prefix, let ks, let separators, let suffix):
+                            let (p, s, kinds) = (fold(Array(prefix.utf8)), fold(Array(suffix.utf8)), ks.map { page.kinds[$0] })
+                            let m = separators.map { fold(Array($0.utf8)) }
+                            if let edge = nodes[node].parts.first(where: {
+                                $0.prefix == p && $0.suffix == s && $0.separators == m && $0.kinds == kinds
+                            }) {
                                 node = edge.child
                             } else {
                                 nodes.append(Node())
-                                nodes[node].parts.append((p, s, kind, nodes.count - 1))
+                                nodes[node].parts.append((p, m, s, kinds, nodes.count - 1))
                                 node = nodes.count - 1
                             }
                         case .catchAll:
@@ -202,8 +206,10 @@ extension SwiftGenerator {
                         for (depth, segment) in route.path.enumerated() {
                             switch segment {
                             case .parameter(k): source = .segment(depth)
-                            case .part(let prefix, k, let suffix):
-                                source = .part(depth, prefix: prefix.utf8.count, suffix: suffix.utf8.count)
+                            case .part(let prefix, let ks, let separators, let suffix) where ks.contains(k):
+                                source = .part(
+                                    depth, prefix: prefix.utf8.count, suffix: suffix.utf8.count,
+                                    separators: separators.map { fold(Array($0.utf8)) }, piece: ks.firstIndex(of: k)!)
                             case .catchAll(k): source = .rest
                             default: break
                             }
@@ -254,8 +260,8 @@ extension SwiftGenerator {
                     let text: [UInt8]?
                     switch source {
                     case .segment(let depth): text = depth < link.segments.count ? link.segments[depth] : nil
-                    case .part(let depth, let prefix, let suffix):
-                        text = Array(link.segments[depth].dropFirst(prefix).dropLast(suffix))
+                    case .part(let depth, let prefix, let suffix, let separators, let piece):
+                        text = split(Array(link.segments[depth].dropFirst(prefix).dropLast(suffix)), separators)?[piece]
                     case .rest: text = link.rest(from: restFrom)
                     case .query(let key): text = link.value(key)
                     case .unbound: text = nil
@@ -307,8 +313,11 @@ extension SwiftGenerator {
                 for edge in node.parts
                 where segment.count > edge.prefix.count + edge.suffix.count && folded.starts(with: edge.prefix)
                     && folded.reversed().starts(with: edge.suffix.reversed())
-                    && convert(Array(segment.dropFirst(edge.prefix.count).dropLast(edge.suffix.count)), edge.kind) != nil
                 {
+                    let text = Array(segment.dropFirst(edge.prefix.count).dropLast(edge.suffix.count))
+                    guard let pieces = split(text, edge.separators),
+                        Swift.zip(pieces, edge.kinds).allSatisfy({ convert($0, $1) != nil })
+                    else { continue }
                     if let found = search(edge.child, depth + 1, link) { return found }
                 }
                 for edge in node.typed where convert(segment, edge.kind) != nil {
@@ -387,6 +396,32 @@ extension SwiftGenerator {
                 }
                 guard i == b.count, let d = Double(String(decoding: b, as: Swift.UTF8.self)), d.isFinite else { return nil }
                 return d
+            }
+
+            /// `text` cut at `separators` (folded): each piece but the last is the shortest non-empty text up to the
+            /// first following occurrence of its separator, the last is the rest, not empty; never retried.
+            static func split(_ text: [UInt8], _ separators: [[UInt8]]) -> [[UInt8]]? {
+                let folded = fold(text)
+                var pieces: [[UInt8]] = []
+                var start = 0
+                for separator in separators {
+                    guard let end = firstOccurrence(separator, folded, from: start + 1) else { return nil }
+                    pieces.append(Array(text[start..<end]))
+                    start = end + separator.count
+                }
+                guard start < text.count else { return nil }
+                pieces.append(Array(text[start...]))
+                return pieces
+            }
+
+            /// Where `needle` first starts in `text` at or after `from`.
+            static func firstOccurrence(_ needle: [UInt8], _ text: [UInt8], from: Int) -> Int? {
+                var i = from
+                while i + needle.count <= text.count {
+                    if text[i..<(i + needle.count)].elementsEqual(needle) { return i }
+                    i += 1
+                }
+                return nil
             }
 
             /// Literal path text as the table compares it: with ASCII capitals made small when the app's paths are
@@ -686,11 +721,21 @@ extension SwiftGenerator {
                         let text = linkText(values[k])
                         guard !text.isEmpty else { return nil }
                         path += "/" + percentEncode(text, query: false)
-                    case .part(let prefix, let k, let suffix):
-                        if case .list = values[k] { return nil }
-                        let text = linkText(values[k])
-                        guard !text.isEmpty else { return nil }
-                        path += "/" + percentEncode(prefix + text + suffix, query: false)
+                    case .part(let prefix, let ks, let separators, let suffix):
+                        var segment = prefix
+                        for (n, k) in ks.enumerated() {
+                            if case .list = values[k] { return nil }
+                            let text = linkText(values[k])
+                            guard !text.isEmpty else { return nil }
+                            segment += text
+                            guard n < separators.count else { continue }
+                            // A value holding its separator would read back split elsewhere.
+                            let written = fold(Array((text + separators[n]).utf8))
+                            guard firstOccurrence(fold(Array(separators[n].utf8)), written, from: 1) == text.utf8.count
+                            else { return nil }
+                            segment += separators[n]
+                        }
+                        path += "/" + percentEncode(segment + suffix, query: false)
                     case .catchAll(let k):
                         let parts = linkText(values[k]).split(separator: "/", omittingEmptySubsequences: false)
                         guard !parts.contains(where: \.isEmpty) else { return nil }

@@ -72,9 +72,11 @@ extension SwiftGenerator {
                 case .literal(let text): return ".literal(\(SwiftNames.stringLiteral(text)))"
                 case .parameter(let name): return ".parameter(\(labels.firstIndex(of: name) ?? -1))"
                 case .catchAll(let name): return ".catchAll(\(labels.firstIndex(of: name) ?? -1))"
-                case .part(let prefix, let name, let suffix):
-                    let k = labels.firstIndex(of: name) ?? -1
-                    return ".part(\(SwiftNames.stringLiteral(prefix)), \(k), \(SwiftNames.stringLiteral(suffix)))"
+                case .part(let prefix, let names, let separators, let suffix):
+                    let ks = names.map { String(labels.firstIndex(of: $0) ?? -1) }.joined(separator: ", ")
+                    let seps = separators.map(SwiftNames.stringLiteral).joined(separator: ", ")
+                    return ".part(\(SwiftNames.stringLiteral(prefix)), [\(ks)], [\(seps)], "
+                        + "\(SwiftNames.stringLiteral(suffix)))"
                 }
             }
             let query = route.pattern.query.map {
