@@ -86,6 +86,19 @@ final class PostgresStore: DeviceStore {
         retry: Bool, _ body: (PGConnection) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         do {
+            return try attempt(body)
+        } catch {
+            // libpq may still call a connection the server closed (a restart's "terminating connection") up.
+            guard error.code == .unavailable else { throw error }
+            broken = true
+            guard retry else { throw error }
+            return try attempt(body)
+        }
+    }
+
+    /// Runs `body` on the connection, reconnecting first when it is known to be broken; records the outcome.
+    private func attempt<T>(_ body: (PGConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
             if broken || !connection.isUp {
                 reconnects += 1
                 try connection.reconnect()
@@ -96,16 +109,7 @@ final class PostgresStore: DeviceStore {
             return value
         } catch {
             lastFailure = error
-            // libpq may still call a connection the server closed (a restart's "terminating connection") up.
-            guard error.code == .unavailable else { throw error }
-            broken = true
-            guard retry else { throw error }
-            reconnects += 1
-            try connection.reconnect()
-            broken = false
-            let value = try body(connection)
-            lastFailure = nil
-            return value
+            throw error
         }
     }
 
