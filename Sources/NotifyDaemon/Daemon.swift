@@ -145,7 +145,8 @@ public enum NotifyDaemon {
             throw StartupError(message: "\(error)")
         }
         let service = RouterService(settings: settings, journal: journal, store: store, config: loaded)
-        let server = Server(loop: loop, listenFD: listenFD, settings: settings, handler: service)
+        let server = Server(
+            loop: loop, listenFD: listenFD, settings: settings, handler: service, commits: service.pipeline)
         service.serverReference = Uncounted(server)
         // Both live until this function returns: the loop's closures and the service use them without holding them.
         defer { withExtendedLifetime((service, server)) {} }

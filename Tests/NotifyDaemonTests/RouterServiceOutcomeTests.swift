@@ -85,7 +85,7 @@ import Varlink
             let head = try #require(
                 Array(frame.utf8).withUnsafeBytes { VarlinkCallHead(tooDeep: $0, maxDepth: 64) }, "\(frame)")
             let answered = f.service.answerTooDeep(head, from: f.connection, outbox: Outbox())
-            f.service.endBatch()
+            f.service.pipeline.endBatch()
             #expect(f.settle())
             return (answered, try f.replies())
         }

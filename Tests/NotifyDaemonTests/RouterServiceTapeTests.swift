@@ -120,7 +120,7 @@ import Varlink
             #expect(taken == call.fast, "\(call.frame)")
             tree.service.handle(try VarlinkCall(frame: Array(call.frame.utf8)), from: tree.connection, outbox: Outbox())
             for f in [fast, tree] {
-                f.service.endBatch()
+                f.service.pipeline.endBatch()
                 #expect(f.settle())
             }
             let (a, b) = (try fast.replies(), try tree.replies())

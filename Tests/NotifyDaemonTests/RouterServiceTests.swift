@@ -48,9 +48,9 @@ import Varlink
         /// replies in order.
         func batch(_ calls: [(method: String, parameters: JSONObject)]) throws -> [JSON] {
             handle(calls)
-            service.endBatch()
-            service.worker?.waitUntilDone()
-            service.endBatch()
+            service.pipeline.endBatch()
+            service.pipeline.worker?.waitUntilDone()
+            service.pipeline.endBatch()
             #expect(settle(), "every reply is settled once the commit is over")
             return try replies()
         }
@@ -67,7 +67,7 @@ import Varlink
 
         /// Moves the replies whose commit is over to the output, as the server does; true when none waits.
         func settle() -> Bool {
-            connection.settleSlots { self.service.outcome(ofBatch: $0) }
+            connection.settleSlots { self.service.pipeline.outcome(ofBatch: $0) }
         }
 
         /// The replies in the output so far, in order (taken out of it).
@@ -275,21 +275,21 @@ import Varlink
         let f = try Fixture(worker: true)
         f.handle([("Resolve", ["device": "one", "link": "shop://cart"])])
         // A few writes wait for the end of the turn (and are committed on the loop's thread then).
-        #expect(!f.service.batchIsDue)
-        f.service.endBatch()
-        #expect(!f.service.hasCommitInFlight)
+        #expect(!f.service.pipeline.batchIsDue)
+        f.service.pipeline.endBatch()
+        #expect(!f.service.pipeline.hasCommitInFlight)
         #expect(f.settle())
         f.handle(Self.fillers)
         // More, with the worker idle: the server hands them over between two connections.
-        #expect(f.service.batchIsDue)
-        f.service.endBatch()
-        #expect(f.service.hasCommitInFlight)
+        #expect(f.service.pipeline.batchIsDue)
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.hasCommitInFlight)
         #expect(!f.settle())
-        f.service.worker?.waitUntilDone()
+        f.service.pipeline.worker?.waitUntilDone()
         // Its commit is over: due again, to be settled.
-        #expect(f.service.batchIsDue)
-        f.service.endBatch()
-        #expect(!f.service.batchIsDue)
+        #expect(f.service.pipeline.batchIsDue)
+        f.service.pipeline.endBatch()
+        #expect(!f.service.pipeline.batchIsDue)
         #expect(f.settle())
         #expect(try f.replies().count == 6)
     }
@@ -297,8 +297,8 @@ import Varlink
     @Test func aBatchGatheredDuringACommitWaitsBehindItAndStartsFromItsStates() throws {
         let f = try Fixture(worker: true)
         f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
-        f.service.endBatch()  // handed to the worker
-        #expect(f.service.hasCommitInFlight)
+        f.service.pipeline.endBatch()  // handed to the worker
+        #expect(f.service.pipeline.hasCommitInFlight)
         // While it commits: a dry run behind it on the same connection, and the same device again.
         f.handle(
             [
@@ -308,15 +308,15 @@ import Varlink
         // Nothing goes out before the first commit is settled, not even the dry run queued behind it.
         #expect(!f.settle())
         #expect(try f.replies().isEmpty)
-        f.service.worker?.waitUntilDone()
-        f.service.endBatch()  // settles the first, hands over the second
+        f.service.pipeline.worker?.waitUntilDone()
+        f.service.pipeline.endBatch()  // settles the first, hands over the second
         #expect(!f.settle(), "the second batch's reply waits for its own commit")
         var replies = try f.replies()
         try #require(replies.count == 7)
         #expect(replies[0]["parameters"]?["decision"]?["device"] == "p")
         #expect(replies[6]["parameters"]?["decision"]?["device"] == .null)
-        f.service.worker?.waitUntilDone()
-        f.service.endBatch()
+        f.service.pipeline.worker?.waitUntilDone()
+        f.service.pipeline.endBatch()
         #expect(f.settle())
         replies = try f.replies()
         try #require(replies.count == 6)
@@ -338,14 +338,14 @@ import Varlink
         let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
         try other.exec("BEGIN IMMEDIATE", "hold the write lock")
         f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
-        f.service.endBatch()  // handed to the worker, which waits for the lock
-        #expect(f.service.hasCommitInFlight)
+        f.service.pipeline.endBatch()  // handed to the worker, which waits for the lock
+        #expect(f.service.pipeline.hasCommitInFlight)
         f.handle([("Resolve", ["device": "stored", "link": "shop://products/p-1"])])
-        let worker = try #require(f.service.worker)
+        let worker = try #require(f.service.pipeline.worker)
         #expect(!worker.isDone, "the state was read without waiting for the commit")
         try other.exec("ROLLBACK", "release the write lock")
         worker.waitUntilDone()
-        f.service.endBatch()  // settles the worker's batch and commits the small one behind it at once
+        f.service.pipeline.endBatch()  // settles the worker's batch and commits the small one behind it at once
         #expect(f.settle())
         let replies = try f.replies()
         try #require(replies.count == 7)
@@ -367,11 +367,11 @@ import Varlink
         let f = try Fixture(maxValueBytes: 4_096, worker: true)
         _ = try f.call("Resolve", ["device": "kept", "link": "shop://offers/A"])
         f.handle(Self.batchThatFailsToCommit)
-        f.service.endBatch()
-        #expect(f.service.hasCommitInFlight)
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.hasCommitInFlight)
         f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])])
-        f.service.worker?.waitUntilDone()
-        f.service.endBatch()
+        f.service.pipeline.worker?.waitUntilDone()
+        f.service.pipeline.endBatch()
         #expect(f.settle())
         let replies = try f.replies()
         try #require(replies.count == 8)
@@ -387,7 +387,7 @@ import Varlink
 
     /// Calls that write ``RouterService/queuedBatchWrites`` (two writes each), on devices of their own.
     private static func queueFillers(_ prefix: String) -> [(method: String, parameters: JSONObject)] {
-        (0..<(RouterService.queuedBatchWrites / 2)).map {
+        (0..<(CommitPipeline.queuedBatchWrites / 2)).map {
             ("Resolve", ["device": .string("\(prefix)-\($0)"), "link": "shop://cart"])
         }
     }
@@ -399,31 +399,31 @@ import Varlink
         let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
         try other.exec("BEGIN IMMEDIATE", "hold the write lock")  // the first commit waits for it
         f.handle([("Resolve", ["device": "p", "link": "shop://offers/A"])] + Self.fillers)
-        f.service.endBatch()
-        #expect(f.service.batchesInFlight == 1)
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.batchesInFlight == 1)
         f.handle([("Resolve", ["device": "p", "link": "shop://products/p-1"])] + Self.queueFillers("q"))
-        #expect(f.service.batchIsDue, "a full batch goes behind the commit without waiting for it")
-        f.service.endBatch()
-        #expect(f.service.batchesInFlight == 2)
+        #expect(f.service.pipeline.batchIsDue, "a full batch goes behind the commit without waiting for it")
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.batchesInFlight == 2)
         f.handle([("Resolve", ["device": "p", "link": "shop://cart"])])
-        #expect(!f.service.batchIsDue, "a few writes wait for the commits")
-        f.service.endBatch()
-        #expect(f.service.batchesInFlight == 2)
+        #expect(!f.service.pipeline.batchIsDue, "a few writes wait for the commits")
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.batchesInFlight == 2)
         #expect(!f.settle())
         try other.exec("ROLLBACK", "release the write lock")
-        f.service.worker?.waitUntilDone()
-        f.service.endBatch()  // settles both in order, then commits the last few writes at once
-        #expect(f.service.batchesInFlight == 0)
+        f.service.pipeline.worker?.waitUntilDone()
+        f.service.pipeline.endBatch()  // settles both in order, then commits the last few writes at once
+        #expect(f.service.pipeline.batchesInFlight == 0)
         #expect(f.settle())
         let replies = try f.replies()
-        try #require(replies.count == 6 + 1 + RouterService.queuedBatchWrites / 2 + 1)
+        try #require(replies.count == 6 + 1 + CommitPipeline.queuedBatchWrites / 2 + 1)
         #expect(replies.allSatisfy { $0["error"] == nil })
         let second = replies[6]
         #expect(second["parameters"]?["decision"]?["device"] == "p")
         #expect(!Self.steps(second).contains("start main"), "made on the first batch's state, not cold")
         let state = try f.call("GetState", ["device": "p"])["parameters"]?["state"]
         #expect(state?["stacks"]?["catalog"] != nil)
-        #expect(f.service.statsJSON()["store"]?["devices"] == .int(1 + 5 + RouterService.queuedBatchWrites / 2))
+        #expect(f.service.statsJSON()["store"]?["devices"] == .int(1 + 5 + CommitPipeline.queuedBatchWrites / 2))
     }
 
     /// A failed commit fails the batches handed to the worker behind it (they were made on its states) and the one
@@ -434,18 +434,18 @@ import Varlink
         let other = try SQLiteConnection(path: StateStore.path(in: f.directory.path))
         try other.exec("BEGIN IMMEDIATE", "hold the write lock")
         f.handle(Self.batchThatFailsToCommit)
-        f.service.endBatch()
+        f.service.pipeline.endBatch()
         f.handle([("Resolve", ["device": "kept", "link": "shop://products/p-1"])] + Self.queueFillers("q"))
-        f.service.endBatch()
-        #expect(f.service.batchesInFlight == 2)
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.batchesInFlight == 2)
         f.handle([("Resolve", ["device": "kept", "link": "shop://offers/B"])])
         try other.exec("ROLLBACK", "release the write lock")
-        f.service.worker?.waitUntilDone()
-        f.service.endBatch()
-        #expect(f.service.batchesInFlight == 0)
+        f.service.pipeline.worker?.waitUntilDone()
+        f.service.pipeline.endBatch()
+        #expect(f.service.pipeline.batchesInFlight == 0)
         #expect(f.settle())
         let replies = try f.replies()
-        try #require(replies.count == 7 + 1 + RouterService.queuedBatchWrites / 2 + 1)
+        try #require(replies.count == 7 + 1 + CommitPipeline.queuedBatchWrites / 2 + 1)
         for reply in replies { #expect(reply["error"] == "io.notifyd.Router.StateNotSaved") }
         // None of the three batches changed the store: the device is where its first decision left it.
         let state = try f.call("GetState", ["device": "kept"])["parameters"]?["state"]

@@ -21,14 +21,11 @@ private final class RecordingHandler: CallHandler {
     }
 
     func connectionClosed(_ connection: ClientConnection) {}
-    func endBatch() {}
-    func outcome(ofBatch number: UInt64) -> Bool? { true }
-    var batchIsDue: Bool { false }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 
 /// Reports a finished commit once the first `firstRun` calls are handled, and records when it is settled.
-private final class CommitFinishingHandler: CallHandler {
+private final class CommitFinishingHandler: CallHandler, CommitOutcomes {
     let firstRun: Int
     let expected: Int
     var handled = 0
@@ -88,9 +85,6 @@ private final class EarlyReplyHandler: CallHandler {
     }
 
     func connectionClosed(_ connection: ClientConnection) {}
-    func endBatch() {}
-    func outcome(ofBatch number: UInt64) -> Bool? { true }
-    var batchIsDue: Bool { false }
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {}
 }
 
@@ -129,7 +123,8 @@ private final class EarlyReplyHandler: CallHandler {
         let listenFD = try UnixListener.bind(path: path)
         let loop = try EventLoop()
         attach(loop)
-        let server = Server(loop: loop, listenFD: listenFD, settings: Settings(), handler: handler)
+        let server = Server(
+            loop: loop, listenFD: listenFD, settings: Settings(), handler: handler, commits: handler as? CommitOutcomes)
         try server.start()
         let descriptors = try (0..<clients).map { _ in try pipeliningClient(path, count: callsEach) }
         defer { descriptors.forEach { close($0) } }

@@ -373,15 +373,6 @@ final class LaneHandler: CallHandler {
         reports.post(.closed(uid: connection.peer.uid))
     }
 
-    /// A lane commits nothing: every reply it queues is ready. Its entries go to the journal.
-    func endBatch() {
-        loopJournal.submit()
-    }
-
-    func outcome(ofBatch number: UInt64) -> Bool? { true }
-
-    var batchIsDue: Bool { false }
-
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection) {
         if error.code == .messageTooLarge, let outbox = serverReference?.value.sharedOutbox {
             let size = error.size ?? maxMessageBytes + 1

@@ -2,7 +2,8 @@ import Glibc
 import JSON
 import Varlink
 
-/// What the server hands each decoded call to: the daemon's method implementations.
+/// What the server hands each decoded call to: the daemon's method implementations. Their replies go to the outbox,
+/// ready or waiting for a batch's commit (see ``CommitOutcomes``, which the server asks when they may go out).
 protocol CallHandler: AnyObject {
     /// Handles one call; replies go to `outbox` (nothing for `oneway`).
     func handle(_ call: VarlinkCall, from connection: ClientConnection, outbox: Outbox)
@@ -11,15 +12,6 @@ protocol CallHandler: AnyObject {
     func handle(_ call: VarlinkCallView, from connection: ClientConnection, outbox: Outbox) -> Bool
     /// The connection is gone (monitors unsubscribe here).
     func connectionClosed(_ connection: ClientConnection)
-    /// Ends a turn of the loop: the state changes of the calls handled so far are committed, or handed on to be
-    /// committed; ``outcome(ofBatch:)`` says when the replies that wait for them may go out.
-    func endBatch()
-    /// Whether the state commit of batch `number` succeeded; `nil` while it is not over.
-    func outcome(ofBatch number: UInt64) -> Bool?
-    /// True when ``endBatch()`` has work before the turn is over: a commit made off the loop's thread is over and
-    /// waits to be settled, or the store's thread is idle and enough was gathered to hand it. The server then ends
-    /// the batch between two connections' frames rather than at the end of the turn (see ``Server``).
-    var batchIsDue: Bool { get }
     /// A client broke the protocol; its connection is being closed.
     func protocolViolation(_ error: VarlinkProtocolError, connection: ClientConnection)
     /// On a lane's server: answers a call read into a tree when the lane can (the varlink service's own methods),
@@ -59,6 +51,13 @@ final class Server {
     private unowned let handler: CallHandler
     #else
     private unowned(unsafe) let handler: CallHandler
+    #endif
+    /// Says when the replies that wait for a commit may go out; `nil` where every reply is ready (a lane's server).
+    /// Held as the handler is.
+    #if DEBUG
+    private unowned let commits: (any CommitOutcomes)?
+    #else
+    private unowned(unsafe) let commits: (any CommitOutcomes)?
     #endif
     private var listenFD: Int32
     private var connections: [Int32: ClientConnection] = [:]
@@ -107,11 +106,15 @@ final class Server {
     /// Open connections now (on the lanes too, for the main loop's server).
     var connectionCount: Int { connections.count + laneConnections }
 
-    init(loop: EventLoop, listenFD: Int32, settings: Settings, handler: CallHandler) {
+    init(
+        loop: EventLoop, listenFD: Int32, settings: Settings, handler: CallHandler,
+        commits: (any CommitOutcomes)? = nil
+    ) {
         self.loop = loop
         self.listenFD = listenFD
         self.settings = settings
         self.handler = handler
+        self.commits = commits
     }
 
     /// Starts accepting, the idle sweep, and the end-of-batch commit and flush. `commitDescriptor` becomes readable
@@ -120,7 +123,7 @@ final class Server {
         if let commitDescriptor {
             try loop.register(commitDescriptor, events: Poll.input) { [me] _ in
                 let server = me.value
-                server.handler.endBatch()
+                server.commits?.endBatch()
                 server.settleAwaiting()
             }
         }
@@ -347,11 +350,11 @@ final class Server {
         if connection.firstReplyIsReady { settle(connection) }
     }
 
-    /// Ends the batch between two connections when the handler has work for it (see ``CallHandler/batchIsDue``):
+    /// Ends the batch between two connections when the pipeline has work for it (see ``CommitOutcomes/batchIsDue``):
     /// the replies of a finished commit are written and the batch gathered since goes to the store now.
     private func settleFinishedCommit() {
-        guard handler.batchIsDue else { return }
-        handler.endBatch()
+        guard let commits, commits.batchIsDue else { return }
+        commits.endBatch()
         settleAwaiting()
     }
 
@@ -529,7 +532,7 @@ final class Server {
         var rounds = 0
         while !outbox.isEmpty || !awaitingCommit.isEmpty, rounds < 8 {
             rounds += 1
-            handler.endBatch()
+            commits?.endBatch()
             if !awaitingCommit.isEmpty { settleAwaiting() }
             outbox.takeDirty { connection in
                 if !connection.closed { settle(connection) }
@@ -540,7 +543,7 @@ final class Server {
 
     /// Moves the connection's settled replies to its output and writes them; remembers it when some still wait.
     private func settle(_ connection: ClientConnection) {
-        let done = connection.settleSlots { handler.outcome(ofBatch: $0) }
+        let done = connection.settleSlots { commits?.outcome(ofBatch: $0) ?? true }
         if !done, !connection.awaitingCommit {
             connection.awaitingCommit = true
             awaitingCommit.append(connection)

@@ -45,15 +45,15 @@ extension RouterService {
     private func takeIn(_ commits: [ReplicaListener.Commit], from replicaListener: ReplicaListener) {
         // A device written by a batch not settled yet stays: that batch's write is checked against the version
         // (it fails if the other replica's came first), and the cache must hold its state until it is settled.
-        var unsettled = Set(batchDevices)
-        for device in inFlightDevices { unsettled.insert(device) }
+        var unsettled = Set(pipeline.devices)
+        for device in pipeline.inFlightDevices { unsettled.insert(device) }
         for commit in commits {
             for device in commit.devices where !unsettled.contains(String(device)) { cache[String(device)] = nil }
         }
         if !monitors.isEmpty {
             let ids = commits.flatMap(\.ids)
             if let decisions = try? replicaListener.decisions(ids: ids), !decisions.isEmpty {
-                batchDecisions.append(contentsOf: decisions)
+                pipeline.decisions.append(contentsOf: decisions)
                 streamGathered()
             }
         }

@@ -288,7 +288,7 @@ extension RouterService {
         _ decision: consuming Decision, text: JSONText, link: String?, peerUID: UInt32,
         stateBefore: StoreWrite.StateBefore = .notRecorded
     ) {
-        writes.append(
+        pipeline.writes.append(
             .decision(
                 id: decision.id, device: decision.device, createdMs: decision.createdAt.millisecondsSince1970,
                 outcome: decision.outcome.rawValue, page: decision.page, decision: text, stateBefore: stateBefore))
@@ -297,23 +297,23 @@ extension RouterService {
         let details = DecisionJournalDetails(
             decision: consume decision, link: link, dryRun: false, peerUID: peerUID)
         // Kept for the monitors, which see it once its batch is settled.
-        if !monitors.isEmpty { batchDecisions.append(text) }
+        if !monitors.isEmpty { pipeline.decisions.append(text) }
         if store == nil {
             countAndJournal(consume details)
             recent.append(id: id, device: device, text: text)
         } else {
-            batchJournal.append(details)
+            pipeline.journal.append(details)
         }
     }
 
     /// Keeps a dry run whose text is in ``decisionWriter``: counted, journaled and kept at once, from the writer's
     /// bytes. Monitors see it once its batch is settled; with none, a batch of dry runs has nothing to settle
-    /// (``endBatch()`` then returns at once).
+    /// (``CommitPipeline/endBatch()`` then returns at once).
     func recordDryRun(_ decision: consuming Decision, link: String?, peerUID: UInt32) {
         let (id, device) = (decision.decisionID, decision.device)
         countAndJournal(DecisionJournalDetails(decision: consume decision, link: link, dryRun: true, peerUID: peerUID))
         decisionWriter.withBytes { text in
-            if !monitors.isEmpty { batchDecisions.append(JSONText(bytes: Array(text))) }
+            if !monitors.isEmpty { pipeline.decisions.append(JSONText(bytes: Array(text))) }
             recent.append(id: id, device: device, text: text)
         }
     }
@@ -349,10 +349,10 @@ extension RouterService {
         guard let store else { return nil }
         let json: JSON?
         do {
-            if let reader {
+            if let reader = pipeline.reader {
                 json = try reader.deviceState(device)  // no waiting for the commit that runs: see StateReader
             } else {
-                waitForStore()
+                pipeline.waitForStore()
                 json = try store.deviceState(device)
             }
         } catch {
@@ -385,15 +385,15 @@ extension RouterService {
 
     func saveState(_ state: ResolvedState, for device: String, now: Timestamp) {
         cacheState(state, for: device)
-        batchDevices.append(device)
-        writes.append(
+        pipeline.devices.append(device)
+        pipeline.writes.append(
             .stateValue(
                 device: device, value: state, pendingExpiresMs: state.pending?.expiresAt.millisecondsSince1970,
                 updatedMs: now.millisecondsSince1970))
     }
 
     func cacheState(_ state: ResolvedState?, for device: String) {
-        if cache.count >= 200_000, !cache.contains(device), store != nil, writes.isEmpty, !hasCommitInFlight {
+        if cache.count >= 200_000, !cache.contains(device), store != nil, pipeline.isIdle {
             cache.removeAll()
         }
         cache[device] = CachedState(state: state, generation: config.generation)

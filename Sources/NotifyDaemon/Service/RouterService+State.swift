@@ -26,8 +26,8 @@ extension RouterService {
         let existed = try loadState(device) != nil
         // Known to have no state from now on: the store still holds the old one until the batch is committed.
         cacheState(nil, for: device)
-        batchDevices.append(device)
-        writes.append(.forget(device: device))
+        pipeline.devices.append(device)
+        pipeline.writes.append(.forget(device: device))
         return .durable(["existed": .bool(existed)])
     }
 
@@ -36,7 +36,7 @@ extension RouterService {
     /// (it commits a transaction of its own). Returns how many states changed.
     @discardableResult
     func pruneExpiredPending() -> Int {
-        guard let store, writes.isEmpty, !hasCommitInFlight else { return 0 }
+        guard let store, pipeline.isIdle else { return 0 }
         do {
             let devices = try store.pruneExpiredPending(nowMs: Sys.wallClockMilliseconds())
             for device in devices { cache[device] = nil }
@@ -55,7 +55,7 @@ extension RouterService {
             return ["decision": try Self.parsed(entry.text)]
         }
         if let store {
-            waitForStore()
+            pipeline.waitForStore()
             do {
                 if let decision = try store.decision(id: id) { return ["decision": decision] }
             } catch {
@@ -76,7 +76,7 @@ extension RouterService {
         }
         var stored: [JSON] = []
         if let store {
-            waitForStore()
+            pipeline.waitForStore()
             do {
                 stored = try store.decisions(device: device, limit: limit)
             } catch {
@@ -113,7 +113,7 @@ extension RouterService {
             sinceMs = time.millisecondsSince1970
         }
         guard let store else { return ["entries": [], "next": .null] }
-        waitForStore()
+        pipeline.waitForStore()
         let page: (entries: [StoredHistoryEntry], next: Int64?)
         do {
             page = try store.replayPage(

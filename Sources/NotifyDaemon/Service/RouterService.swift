@@ -53,11 +53,9 @@ extension ActiveConfig {
 
 /// The `io.notifyd.Router` methods: routing, device state, history, monitors, stats and reload.
 ///
-/// It runs on the event loop's thread only. State changes of a batch of requests are collected in
-/// ``writes`` and committed together before any reply that depends on them is sent: by ``commitBatch()`` on the
-/// loop's thread, or, with a ``StoreWorker``, on the worker's thread while the loop gathers the next batch
-/// (``endBatch()``). Each durable reply names its batch; ``outcome(ofBatch:)`` says when it may go out.
-final class RouterService: CallHandler {
+/// It runs on the event loop's thread only. The state changes of its methods join the batch its ``pipeline``
+/// gathers, and their durable replies name that batch (see ``CommitPipeline``).
+final class RouterService: CallHandler, CommitSettlement {
     let settings: Settings
     let journal: Journal
     /// This loop's entries: its decisions are rendered here as they are made, and go to the journal's writer at the
@@ -80,24 +78,8 @@ final class RouterService: CallHandler {
     var server: Server? { serverReference?.value }
 
     var cache = DeviceStateCache()
-    var writes: [StoreWrite] = []
-    var batchDevices: [String] = []
-    var batchDecisions: [JSONText] = []
-    /// The stored decisions of this batch, journaled and counted once the batch is committed.
-    var batchJournal: [DecisionJournalDetails] = []
-    /// The number of the batch being gathered; durable replies carry it.
-    private(set) var batchNumber: UInt64 = 1
-    /// Every batch up to this number has its outcome.
-    private var settledThrough: UInt64 = 0
-    /// The latest batches whose commit failed (their clients get `StateNotSaved`); older ones have long been settled.
-    private var failedBatches: [UInt64] = []
-    /// Commits batches on a thread of its own; `nil` commits on the loop's thread.
-    private(set) var worker: StoreWorker?
-    /// The batch the worker is committing.
-    private var inFlight: [StoreBatch] = []
-    /// Reads the states the cache lacks while the worker commits (a connection of its own); `nil` without a worker,
-    /// or when it could not be opened: the loop then waits for the commit and reads on the store's connection.
-    private(set) var reader: (any DeviceStateReader)?
+    /// Gathers the state changes of each batch of requests and commits them (see ``CommitPipeline``).
+    let pipeline: CommitPipeline
     /// Hears the other replicas' commits (a shared store only; see ``ReplicaListener``).
     var replicaListener: ReplicaListener?
     var recent = RecentDecisions(capacity: RecentDecisions.defaultCapacity)
@@ -123,6 +105,8 @@ final class RouterService: CallHandler {
         self.store = store
         self.config = ActiveConfig(config, generation: 1)
         self.description = Self.serviceDescription()
+        self.pipeline = CommitPipeline(store: store)
+        pipeline.settlement = self
     }
 
     deinit {
@@ -196,14 +180,14 @@ final class RouterService: CallHandler {
         case .reply(let parameters):
             outbox.send(VarlinkReply(parameters: parameters), to: connection)
         case .durable(let parameters):
-            outbox.sendDurable(VarlinkReply(parameters: parameters), batch: batchNumber, to: connection) {
+            outbox.sendDurable(VarlinkReply(parameters: parameters), batch: pipeline.number, to: connection) {
                 VarlinkError.stateNotSaved.reply
             }
         case .decision(let text, let durable):
             if durable {
                 outbox.enqueue(
                     .durable(
-                        batch: batchNumber, success: .decision(text), failure: { VarlinkError.stateNotSaved.reply }),
+                        batch: pipeline.number, success: .decision(text), failure: { VarlinkError.stateNotSaved.reply }),
                     to: connection)
             } else {
                 outbox.enqueue(.ready(.decision(text)), to: connection)
@@ -239,13 +223,13 @@ final class RouterService: CallHandler {
     /// A dry run a lane answered (counted and kept in its ``LaneLedger`` book), sent here while monitors wait: it is
     /// streamed to them as one made on this loop.
     func laneDecision(_ text: JSONText) {
-        if !monitors.isEmpty { batchDecisions.append(text) }
+        if !monitors.isEmpty { pipeline.decisions.append(text) }
     }
 
     /// Ends the batch when decisions wait for the monitors (``LaneHub/collect()`` calls it): their replies are then
     /// queued, and the server writes them at the end of the turn.
     func streamGathered() {
-        if !batchDecisions.isEmpty { endBatch() }
+        if !pipeline.decisions.isEmpty { pipeline.endBatch() }
     }
 
     /// A call of the varlink service a lane answered, with the error it answered if any.
@@ -261,101 +245,37 @@ final class RouterService: CallHandler {
         journalViolation(error, uid: uid)
     }
 
-    /// Commits the batch gathered so far on the loop's thread (waiting for the worker's commit first) and settles it:
-    /// its stored decisions are journaled and counted, every decision of it goes to the monitors. False when the
-    /// commit failed: the batch's states are dropped from the cache and its clients get `StateNotSaved`.
-    @discardableResult
-    func commitBatch() -> Bool {
-        finishInFlight(wait: true)
-        var failure: StoreError?
-        if let store, !writes.isEmpty {
-            do {
-                try store.commit(takeWrites())
-            } catch {
-                failure = error
-            }
-        }
-        settleCurrent(failure: failure)
-        return failure == nil
+    // MARK: CommitSettlement
+
+    func committed(_ batch: StoreBatch) {
+        for details in batch.journal { countAndJournal(details) }
+        for decision in batch.decisions { broadcast(decision) }
     }
 
-    /// Ends a turn of the loop: the worker's finished commits are settled, and what this batch gathered goes to the
-    /// worker. While the worker commits, it keeps gathering until it holds ``queuedBatchWrites`` writes, then waits
-    /// behind the commit. Without a worker, with nothing to write, or with a few writes only
-    /// (``inlineCommitWrites``) and the worker idle, the batch is committed and settled at once.
-    func endBatch() {
-        defer { loopJournal.submit() }
-        finishInFlight(wait: false)
-        guard !writes.isEmpty || !batchDecisions.isEmpty || !batchJournal.isEmpty else { return }
-        guard let worker, !writes.isEmpty, store != nil else {
-            if inFlight.isEmpty { commitBatch() }
-            return
-        }
-        if !inFlight.isEmpty {
-            guard writes.count >= Self.queuedBatchWrites else { return }
-        } else if writes.count <= Self.inlineCommitWrites {
-            // A few writes (a client alone, a quiet moment) are committed here: handing them over would only add
-            // the worker's wake-up to the client's wait, with nothing else for the loop to do meanwhile.
-            commitBatch()
-            return
-        }
-        inFlight.append(gathered)
-        worker.submit(takeWrites())
-        startNextBatch()
-    }
-
-    /// The writes gathered, for the store to commit: it then holds the only reference to them, and moves each out
-    /// rather than copying it (see ``StateStore/commit(_:)``). The next batch starts with a buffer of the same size.
-    private func takeWrites() -> [StoreWrite] {
-        var taken: [StoreWrite] = []
-        taken.reserveCapacity(writes.capacity)
-        swap(&taken, &writes)
-        return taken
-    }
-
-    /// Batches of at most this many writes (a stored decision is two: the history row and the state) are committed on
-    /// the loop's thread even with a worker.
-    static let inlineCommitWrites = 8
-
-    /// A batch gathered while the worker commits goes behind the commit once it holds this many writes (a stored
-    /// decision is two: the history row and the state), not when the commit is over. The commits are then smaller
-    /// than all that was gathered meanwhile, and their replies go out sooner: a client that waits for them sends its
-    /// next calls while the worker commits the batches behind. Side by side with one batch in flight at a time
-    /// (4 connections × 64 calls in flight, durable decisions): more decisions a second, and fewer idle CPUs.
-    static let queuedBatchWrites = 128
-
-    /// True when the worker's oldest commit is over and waits to be settled, when the worker commits and
-    /// ``queuedBatchWrites`` writes are gathered, or when the worker is idle and more than ``inlineCommitWrites``
-    /// are (``endBatch()`` hands them over).
-    var batchIsDue: Bool {
-        guard let worker else { return false }
-        if inFlight.isEmpty { return writes.count > Self.inlineCommitWrites }
-        return worker.isDone || writes.count >= Self.queuedBatchWrites
-    }
-
-    /// Whether batch `number` was committed; `nil` while its commit is not over.
-    func outcome(ofBatch number: UInt64) -> Bool? {
-        guard number <= settledThrough else { return nil }
-        return !failedBatches.contains(number)
+    func notSaved(_ batch: StoreBatch, failure: StoreError) {
+        stats.storeFailures += 1
+        // The cached states of this batch were never saved: forget them so the next request reads the store.
+        for device in batch.devices { cache[device] = nil }
+        loopJournal.log(
+            .stateStoreError, priority: .error, message: "state not saved: \(failure)",
+            fields: [(JournalField.reason, failure.description)])
+        journalNotSaved(batch.journal, failure: failure)
     }
 
     /// Commits on a worker thread from now on (the daemon's setting), and checkpoints the store's log on another;
     /// stays on the loop's thread when the worker cannot be started. Returns the descriptor that becomes readable when
     /// a commit is over.
     func startStoreWorker() -> Int32? {
-        guard worker == nil, let store else { return nil }
+        guard pipeline.worker == nil, let store else { return nil }
         startCheckpointer(store)
-        guard let started = StoreWorker(store: store) else { return nil }
-        worker = started
-        do {
-            reader = try store.makeReader()
-        } catch {
+        guard let (worker, readerFailure) = pipeline.startWorker() else { return nil }
+        if let readerFailure {
             loopJournal.log(
                 .stateStoreError, priority: .warning,
-                message: "states the cache lacks are read after the commit that runs: \(error)",
-                fields: [(JournalField.reason, error.description)])
+                message: "states the cache lacks are read after the commit that runs: \(readerFailure)",
+                fields: [(JournalField.reason, readerFailure.description)])
         }
-        return started.descriptor
+        return worker.descriptor
     }
 
     /// Checkpoints the store's log on a thread of its own; without that thread the committing thread checkpoints.
@@ -378,88 +298,8 @@ final class RouterService: CallHandler {
 
     /// Settles everything: waits for the worker's commit, commits what is gathered, and ends the worker's thread.
     func finishStore() {
-        commitBatch()
-        worker?.stop()
-        worker = nil
-        reader = nil  // closed before the store's connection, which, closing last, removes the log
+        pipeline.finish()
         loopJournal.submit()
-    }
-
-    /// The devices of the batches the worker was handed and that are not settled yet.
-    var inFlightDevices: [String] { inFlight.flatMap(\.devices) }
-
-    /// True while the worker commits batches (the store is its own until then).
-    var hasCommitInFlight: Bool { !inFlight.isEmpty }
-
-    /// How many batches the worker was handed whose outcome is not settled yet.
-    var batchesInFlight: Int { inFlight.count }
-
-    /// Blocks until the worker's commits are over, so that the store can be read on the loop's thread (their
-    /// outcomes are settled later, as usual).
-    func waitForStore() {
-        if !inFlight.isEmpty { worker?.waitUntilDone() }
-    }
-
-    /// Settles the worker's batches whose commits are over, oldest first (or, with `wait`, all of them once they
-    /// are). A batch behind a failed one fails with it (see ``StoreWorker``).
-    private func finishInFlight(wait: Bool) {
-        guard let worker else { return }
-        var wait = wait
-        var failed: StoreError?
-        while let batch = inFlight.first, wait || worker.isDone {
-            inFlight.removeFirst()
-            let failure: StoreError?
-            switch worker.collect() {
-            case .success: failure = nil
-            case .failure(let error): failure = error
-            }
-            settle(batch, failure: failure)
-            if let failure {
-                // The batches behind it fail with it, uncommitted: settled now, in order, before the one gathered.
-                failed = failure
-                wait = true
-            }
-        }
-        guard let failed, !writes.isEmpty else { return }
-        // The batch gathered meanwhile was made on the states that were not saved: it is not saved either.
-        settleCurrent(failure: failed)
-    }
-
-    /// Settles the batch gathered so far (committed, or failed with `failure`) and starts the next.
-    private func settleCurrent(failure: StoreError?) {
-        settle(gathered, failure: failure)
-        startNextBatch()
-    }
-
-    /// What the batch gathered so far settles (its writes go to the store apart).
-    private var gathered: StoreBatch {
-        StoreBatch(number: batchNumber, devices: batchDevices, decisions: batchDecisions, journal: batchJournal)
-    }
-
-    private func startNextBatch() {
-        writes.removeAll(keepingCapacity: true)
-        batchDevices.removeAll(keepingCapacity: true)
-        batchDecisions.removeAll(keepingCapacity: true)
-        batchJournal.removeAll(keepingCapacity: true)
-        batchNumber += 1
-    }
-
-    private func settle(_ batch: StoreBatch, failure: StoreError?) {
-        settledThrough = batch.number
-        guard let failure else {
-            for details in batch.journal { countAndJournal(details) }
-            for decision in batch.decisions { broadcast(decision) }
-            return
-        }
-        stats.storeFailures += 1
-        failedBatches.append(batch.number)
-        if failedBatches.count > 64 { failedBatches.removeFirst(failedBatches.count - 64) }
-        // The cached states of this batch were never saved: forget them so the next request reads the store.
-        for device in batch.devices { cache[device] = nil }
-        loopJournal.log(
-            .stateStoreError, priority: .error, message: "state not saved: \(failure)",
-            fields: [(JournalField.reason, failure.description)])
-        journalNotSaved(batch.journal, failure: failure)
     }
 
     // MARK: dispatch
@@ -612,7 +452,7 @@ final class RouterService: CallHandler {
                 "refused": .int(server.refusedTotal), "dropped": .int(server.droppedTotal),
             ]
         }
-        waitForStore()
+        pipeline.waitForStore()
         if let store {
             // Which store serves and its health, with its counts when it can give them (a PostgreSQL server that
             // is down cannot: the store is then `down`, its health the reason).
@@ -654,15 +494,4 @@ struct TokenBucket {
         }
         return max(1, Int(((1 - tokens) / Double(rate) * 1000).rounded(.up)))
     }
-}
-
-/// A batch of requests' stored results: what is settled once its commit is over.
-struct StoreBatch {
-    let number: UInt64
-    /// The devices whose states it writes (cached before the commit).
-    let devices: [String]
-    /// Every decision made in it, for the monitors.
-    let decisions: [JSONText]
-    /// Its stored decisions, journaled once committed.
-    let journal: [DecisionJournalDetails]
 }
