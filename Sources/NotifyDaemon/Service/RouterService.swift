@@ -317,72 +317,27 @@ final class RouterService: CallHandler, CommitSettlement {
         case streaming
     }
 
+    /// Runs the method `call` names from the table built from the IDL (see ``MethodTable``), once its caller may
+    /// and its rate allows.
     private func dispatch(_ call: VarlinkCall, connection: ClientConnection) throws(VarlinkError) -> MethodResult {
-        let p = call.parameters
-        switch call.memberName {
-        case "Route":
-            try checkRate(connection)
-            let payload = p["payload"] ?? .null
-            return try route(parameters: RouteParameters(p), connection: connection) {
-                (reader, headers, explain) throws(PayloadError) in
-                try reader.read(payload, headers: headers, explain: explain)
-            }
-        case "Resolve":
-            try checkRate(connection)
-            return try resolve(
-                link: p["link"]?.stringValue ?? "", parameters: RouteParameters(p), connection: connection)
-        case "FlowFinished":
-            return try flowFinished(
-                device: p["device"]?.stringValue ?? "", coordinator: p["coordinator"]?.stringValue ?? "",
-                connection: connection)
-        case "GetState":
-            return .reply(try getState(device: p["device"]?.stringValue ?? ""))
-        case "SetState":
-            try requirePrivilege(connection)
-            return try setState(device: p["device"]?.stringValue ?? "", state: p["state"] ?? .null)
-        case "ForgetDevice":
-            try requirePrivilege(connection)
-            return try forget(device: p["device"]?.stringValue ?? "")
-        case "GetDecision":
-            collectLaneReports?()
-            return .reply(try getDecision(id: p["id"]?.stringValue ?? ""))
-        case "ListDecisions":
-            collectLaneReports?()
-            return .reply(try listDecisions(device: p["device"]?.stringValue, limit: p["limit"]?.intValue))
-        case "ListHistory":
-            return .reply(
-                try listHistory(
-                    device: p["device"]?.stringValue, since: p["since"]?.stringValue, before: p["before"]?.intValue,
-                    limit: p["limit"]?.intValue))
-        case "Monitor":
-            guard call.more else { throw VarlinkError.expectedMore }
-            // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.
-            guard !call.oneway else { return .streaming }
-            monitors[connection.id] = connection
-            connection.monitorMore = true
-            return .streaming
-        case "GetGraph":
-            return .reply(["graph": config.graph.json])
-        case "GetStats":
-            collectLaneReports?()
-            return .reply(["stats": statsJSON()])
-        case "Reload":
-            try requirePrivilege(connection)
-            return .reply(try reload())
-        default:
+        guard let method = Self.methods.method(call.method) else {
             throw VarlinkError.methodNotImplemented(call.method)
         }
+        if method.access == .privileged { try requirePrivilege(connection) }
+        if method.rateLimited { try checkRate(connection) }
+        if method.readsLaneBooks { collectLaneReports?() }
+        return try method.handler(self, call, connection)
     }
 
     /// Root, the daemon's own uid and the `--allow-uid` list may change state and reload.
-    private func requirePrivilege(_ connection: ClientConnection) throws(VarlinkError) {
+    func requirePrivilege(_ connection: ClientConnection) throws(VarlinkError) {
         let uid = connection.peer.uid
         guard uid == 0 || uid == ownUID || settings.allowedUIDs.contains(uid) else {
             throw VarlinkError.permissionDenied
         }
     }
 
-    private func checkRate(_ connection: ClientConnection) throws(VarlinkError) {
+    func checkRate(_ connection: ClientConnection) throws(VarlinkError) {
         guard settings.rateLimitPerUID > 0 else { return }
         let now = Sys.monotonicNanoseconds()
         var bucket = buckets[connection.peer.uid] ?? TokenBucket(rate: settings.rateLimitPerUID, now: now)
