@@ -270,10 +270,8 @@ final class LaneHandler: CallHandler {
     let maxMessageBytes: Int
     /// Set once the lane's server exists; both live as long as the lane.
     var serverReference: Uncounted<Server>?
-    private var ids = DecisionIDs()
-    private var writer = ByteWriter(capacity: 2048)
-    /// The last times written in decisions: the next decisions are mostly made in the same millisecond.
-    private var timestampTexts = TimestampTexts()
+    /// Decision ids of the lane's own, and where each decision's text is written.
+    private var desk = DecisionDesk()
     private let description = RouterService.serviceDescription()
     /// The lane's copy of the config, and the ``SharedConfig/version`` it was taken at.
     private var loaded: (config: ActiveConfig, version: UInt64)
@@ -302,48 +300,39 @@ final class LaneHandler: CallHandler {
         else { return false }
         let start = Sys.monotonicNanoseconds()
         let config = currentConfig()
-        let explain = parameters.explain
+        // The main loop's Route and Resolve find the target, and make and write the decision, the same way; a call
+        // that fails here is answered by the main loop, which reports why (and journals it).
         let target: RoutingTarget
         let format: PayloadFormat
         if isRoute {
-            // A call that fails is answered by the main loop, which reports why (and journals it).
-            var headers = PushHeaders()
-            if let pairs = parameters.headers {
-                guard let given = try? PushHeaders(pairs) else { return false }
-                headers = given
-            }
-            guard let reader = try? config.reader(format: parameters.format, strict: parameters.strict),
-                let reading = try? reader.read(subject, headers: headers, explain: explain),
-                case .success(let found) = config.graph.target(for: reading, explain: explain)
+            guard
+                case .success(let found) = config.routeTarget(
+                    parameters,
+                    read: { (reader, headers, explain) throws(PayloadError) in
+                        try reader.read(subject, headers: headers, explain: explain)
+                    })
             else { return false }
-            target = found
-            format = reading.format
+            (target, format) = found
         } else {
-            guard let resolved = subject.stringValue else { return false }
-            let candidate = LinkCandidate(format: .link, field: "link", target: .link(resolved))
-            guard case .success(let found) = config.graph.target(for: [candidate], explain: explain) else {
-                return false
-            }
-            target = found  // its source names the link, as the main loop's Resolve decisions do
-            format = .link
+            guard let link = subject.stringValue,
+                case .success(let found) = config.resolveTarget(link, explain: parameters.explain)
+            else { return false }
+            (target, format) = (found, .link)
         }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
-        let metadata = DecisionMetadata(
-            id: ids.make(milliseconds: now.millisecondsSince1970), device: nil, source: target.source)
         guard
-            let decision = try? config.resolver.decide(
-                target, from: nil, now: now, metadata: metadata, explain: explain
+            let decision = try? desk.resolve(
+                target, from: nil, device: nil, config: config, now: now, explain: parameters.explain
             ).takeDecision()
         else { return false }
-        // The text stays in the lane's writer: the book and the reply copy it from there (no text of its own made).
-        writer.truncate(to: 0)
-        decision.writeJSON(into: &writer, timestamps: &timestampTexts)
+        // The text stays in the desk's writer: the book and the reply copy it from there.
+        desk.writeDryRun(decision)
         let (id, outcome) = (decision.decisionID, decision.outcome)
         loopJournal.log(
             .decisionMade, priority: .info,
             // The link is journaled from the decision's source.
             details: DecisionJournalDetails(decision: decision, link: nil, dryRun: true, peerUID: connection.peer.uid))
-        writer.withBytes { text in
+        desk.writer.withBytes { text in
             ledger.record(
                 lane: lane, id: id, text: text, outcome: outcome, format: format,
                 nanoseconds: Sys.monotonicNanoseconds() &- start)

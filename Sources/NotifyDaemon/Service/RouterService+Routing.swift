@@ -113,12 +113,14 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
-        let reader = try config.reader(format: p.format, strict: p.strict)
-        let reading: PayloadReading
-        do {
-            let headers = try p.headers.map { (pairs) throws(PayloadError) in try PushHeaders(pairs) } ?? PushHeaders()
-            reading = try read(reader, headers, p.explain)
-        } catch {
+        switch config.routeTarget(p, read: read) {
+        case .success(let found):
+            stats.byFormat.add(found.format)
+            // The link is journaled from the decision's source.
+            return try decide(found.target, link: nil, parameters: p, connection: connection)
+        case .failure(.reader(let error)):
+            throw error
+        case .failure(.payload(let error)):
             stats.rejectedPayloads += 1
             var fields = [
                 (JournalField.field, error.path), (JournalField.reason, error.reason),
@@ -130,13 +132,8 @@ extension RouterService {
                 throw VarlinkError.payloadTooLarge(size: size, max: max)
             }
             throw VarlinkError.invalidPayload(reason: error.reason, field: error.path)
-        }
-        stats.byFormat.add(reading.format)
-        switch config.graph.target(for: reading, explain: p.explain) {
-        case .success(let target):
-            // The link is journaled from the decision's source.
-            return try decide(target, link: nil, parameters: p, connection: connection)
-        case .failure(let error):
+        case .failure(.noRoute(let error, let format)):
+            stats.byFormat.add(format)
             throw noRoute(error, device: p.device, connection: connection)
         }
     }
@@ -146,12 +143,9 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
-        let explain = p.explain
         stats.byFormat.add(.link)
-        let candidate = LinkCandidate(format: .link, field: "link", target: .link(link))
-        switch config.graph.target(for: [candidate], explain: explain) {
+        switch config.resolveTarget(link, explain: p.explain) {
         case .success(let target):
-            // The source names the link (format and field `link`): stored with the decision, it can be replayed.
             return try decide(target, link: nil, parameters: p, connection: connection)
         case .failure(let error):
             throw noRoute(error, device: p.device, connection: connection)
@@ -181,15 +175,11 @@ extension RouterService {
         let explain = p.explain
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let state = try device.flatMap { (d) throws(VarlinkError) in try loadState(d) }
-        let id = ids.make(milliseconds: now.millisecondsSince1970)
         var decision: Decision
         var next: ResolvedState?
         do {
-            // The metadata made in the call moves into the decision.
-            let resolution = try config.resolver.decide(
-                target, from: state, now: now,
-                metadata: DecisionMetadata(id: id, device: device, source: target.source),
-                explain: explain)
+            let resolution = try desk.resolve(
+                target, from: state, device: device, config: config, now: now, explain: explain)
             // A dry run leaves the device as it was: its next state is not kept; nor is it for an opened or silent
             // decision, which changes nothing.
             if dryRun || device == nil || !target.outcome.navigates {
@@ -201,13 +191,12 @@ extension RouterService {
             throw mapResolveError(error)
         }
         guard !dryRun else {
-            // The text stays in the writer: the history and the reply copy it from there.
-            decisionWriter.truncate(to: 0)
-            decision.writeJSON(into: &decisionWriter, timestamps: &timestampTexts)
+            // The text stays in the desk's writer: the history and the reply copy it from there.
+            desk.writeDryRun(decision)
             recordDryRun(decision, link: link, peerUID: connection.peer.uid)
             return .dryRunWritten
         }
-        let text = decision.jsonText(reusing: &decisionWriter, timestamps: &timestampTexts)
+        let text = desk.text(of: decision)
         record(
             decision, text: text, link: link, peerUID: connection.peer.uid,
             stateBefore: state.map(StoreWrite.StateBefore.state) ?? .coldStart)
@@ -236,14 +225,14 @@ extension RouterService {
         do {
             result = try config.resolver.flowFinished(
                 coordinator, state: state, now: now,
-                metadata: DecisionMetadata(id: ids.make(milliseconds: now.millisecondsSince1970), device: device))
+                metadata: DecisionMetadata(id: desk.ids.make(milliseconds: now.millisecondsSince1970), device: device))
         } catch {
             throw flowFinishedError(error, state: state)
         }
         var reply: JSONObject = ["resumed": .null, "state": result.state.json, "dropped": .null]
         if let decision = result.decision {
             record(
-                decision, text: decision.jsonText(reusing: &decisionWriter, timestamps: &timestampTexts), link: nil,
+                decision, text: desk.text(of: decision), link: nil,
                 peerUID: connection.peer.uid)
             reply["resumed"] = decision.json
         }
@@ -306,13 +295,13 @@ extension RouterService {
         }
     }
 
-    /// Keeps a dry run whose text is in ``decisionWriter``: counted, journaled and kept at once, from the writer's
+    /// Keeps a dry run whose text is in the ``desk``'s writer: counted, journaled and kept at once, from the writer's
     /// bytes. Monitors see it once its batch is settled; with none, a batch of dry runs has nothing to settle
     /// (``CommitPipeline/endBatch()`` then returns at once).
     func recordDryRun(_ decision: consuming Decision, link: String?, peerUID: UInt32) {
         let (id, device) = (decision.decisionID, decision.device)
         countAndJournal(DecisionJournalDetails(decision: consume decision, link: link, dryRun: true, peerUID: peerUID))
-        decisionWriter.withBytes { text in
+        desk.writer.withBytes { text in
             if !monitors.isEmpty { pipeline.decisions.append(JSONText(bytes: Array(text))) }
             recent.append(id: id, device: device, text: text)
         }

@@ -87,11 +87,8 @@ final class RouterService: CallHandler, CommitSettlement {
         didSet { laneLedger?.streaming = !monitors.isEmpty }
     }
     var stats = Stats()
-    var ids = DecisionIDs()
-    /// Where each decision's text is written before it is copied out (its buffer kept from one to the next).
-    var decisionWriter = ByteWriter(capacity: 2048)
-    /// The last times written in decisions: the next decisions are mostly made in the same millisecond.
-    var timestampTexts = TimestampTexts()
+    /// Decision ids, and where each decision's text is written before it is copied out.
+    var desk = DecisionDesk()
     var buckets: [UInt32: TokenBucket] = [:]
     let startedAt = Sys.monotonicNanoseconds()
     let ownUID = getuid()
@@ -193,7 +190,7 @@ final class RouterService: CallHandler, CommitSettlement {
                 outbox.enqueue(.ready(.decision(text)), to: connection)
             }
         case .dryRunWritten:
-            decisionWriter.withBytes { outbox.enqueueDecision($0, to: connection) }
+            desk.writer.withBytes { outbox.enqueueDecision($0, to: connection) }
         case .streaming:
             break
         }
@@ -310,7 +307,7 @@ final class RouterService: CallHandler, CommitSettlement {
         case durable(JSONObject)
         /// `{"decision": …}` from the decision's text; `durable` as for ``durable(_:)``.
         case decision(JSONText, durable: Bool)
-        /// `{"decision": …}` from the text of a dry run's decision, left in ``decisionWriter`` (sent at once, from
+        /// `{"decision": …}` from the text of a dry run's decision, left in the ``desk``'s writer (sent at once, from
         /// there: no text of its own made).
         case dryRunWritten
         /// A monitor: replies follow as decisions are made.
