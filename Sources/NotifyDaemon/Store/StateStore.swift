@@ -61,7 +61,7 @@ public final class StateStore {
     /// Called for a checkpoint that failed (on the checkpointer's thread, or the committing one).
     private var onCheckpointFailure: (@Sendable (StoreError) -> Void)?
     /// The tables of the history and the decisions in it.
-    private(set) var history: HistorySegments
+    var history: HistorySegments
     /// Each device's decisions in the history, as sequence numbers, oldest first.
     private(set) var historyByDevice: [String: [Int64]] = [:]
     /// The decisions in the history that name a device, oldest first from `historyHead`: the order they leave it in.
@@ -69,15 +69,15 @@ public final class StateStore {
     private var historyHead = 0
     /// The devices that may have a pending link row (every one that has one, and possibly a few that no longer do):
     /// a state without a pending page deletes the row only when there may be one.
-    private var pendingDevices: Set<String> = []
+    var pendingDevices: Set<String> = []
     /// Devices whose pending link row the open transaction deleted: back in ``pendingDevices`` if it rolls back.
-    private var pendingDeletedInTransaction: [String] = []
+    var pendingDeletedInTransaction: [String] = []
     /// The description of the page of the decision being stored, written here rather than into a string of its own.
-    private var pageDescription = ByteWriter(capacity: 128)
+    var pageDescription = ByteWriter(capacity: 128)
     /// The text of the state being stored, written here for each state (no buffer allocated per state).
-    private var stateText = ByteWriter(capacity: 512)
+    var stateText = ByteWriter(capacity: 512)
     /// The text of the state a decision being stored started from.
-    private var stateBeforeText = ByteWriter(capacity: 512)
+    var stateBeforeText = ByteWriter(capacity: 512)
 
     /// The default bound on one stored value (a state or a decision, as JSON text).
     public static let defaultMaxValueBytes = 4 << 20
@@ -321,7 +321,7 @@ public final class StateStore {
 
     /// `read` of the row of decision `id` in the history table that holds it (`rowid`, `decision`); `nil` when
     /// none does.
-    private func withRow<T>(
+    func withRow<T>(
         ofDecision id: String, _ read: (SQLiteStatement) throws(StoreError) -> T
     ) throws(StoreError) -> T? {
         for k in history.newestFirst {
@@ -427,193 +427,7 @@ public final class StateStore {
     func secureDeleteMode() throws(StoreError) -> Int64 {
         try connection.queryInt("PRAGMA secure_delete", "read the deletion mode")
     }
-
-    // MARK: - Writes
-
-    /// Stores `device`'s state, whose text is in ``stateText``.
-    private func storeState(_ device: String, pendingExpiresMs: Int64?, updatedMs: Int64) throws(StoreError) {
-        // Most states replace one stored before: an update finds the row through the device's index alone, where
-        // the upsert first tries an insert (1.3 k instructions less per state). A new device takes the upsert.
-        if try writeState(statements.updateState, device, updatedMs: updatedMs) == 0 {
-            _ = try writeState(statements.upsertState, device, updatedMs: updatedMs)
-        }
-        if let expiresMs = pendingExpiresMs {
-            let p = statements.upsertPending
-            defer { connection.reset(p) }
-            try connection.bind(p, 1, device)
-            try connection.bind(p, 2, expiresMs)
-            _ = try connection.step(p, "index the pending link of device \(device)")
-            pendingDevices.insert(device)
-        } else {
-            try deletePending(device)
-        }
-    }
-
-    /// Runs `s` (``StoreSchema/updateState`` or ``StoreSchema/upsertState``) for `device`'s state; returns how many
-    /// rows it changed.
-    private func writeState(_ s: SQLiteStatement, _ device: String, updatedMs: Int64) throws(StoreError) -> Int {
-        defer { connection.reset(s) }
-        connection.reserveScratch(device.utf8.count)
-        try connection.bindInScratch(s, 1, device)
-        try connection.bind(s, 3, updatedMs)
-        _ = try connection.step(s, binding: stateText, at: 2, "store the state of device \(device)")
-        return connection.changes
-    }
-
-    /// Applies one write; returns the sequence number and device of a decision it stored with a device.
-    private func apply(_ write: consuming StoreWrite) throws(StoreError) -> (seq: Int64, device: String)? {
-        switch consume write {
-        case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
-            stateText.truncate(to: 0)
-            stateText.append(text.bytes)
-            try storeState(device, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
-        case .stateValue(let device, let value, let pendingExpiresMs, let updatedMs):
-            stateText.truncate(to: 0)
-            value.writeJSON(into: &stateText)
-            try storeState(device, pendingExpiresMs: pendingExpiresMs, updatedMs: updatedMs)
-        case .stateText(let device, nil, _, _), .forget(let device):
-            let s = statements.deleteState
-            defer { connection.reset(s) }
-            try connection.bind(s, 1, device)
-            _ = try connection.step(s, "delete the state of device \(device)")
-            try deletePending(device)
-        case .decision(let id, let device, let createdMs, let outcome, let page, let decision, let stateBefore):
-            // Greater than every id stored (as each of a daemon's ids is), it cannot be stored already.
-            let greatest = history.greatestID.map { HistorySegments.precedes($0, id) } ?? true
-            if !greatest, try isStoredAlready(id) { return nil }
-            let (k, clear) = history.tableForNext()
-            if clear { try connection.run(statements.clearSegment[k], "empty a table of the decision history") }
-            let s = statements.insertDecision[k]
-            defer { connection.reset(s) }
-            pageDescription.truncate(to: 0)
-            page?.writeDescription(into: &pageDescription)
-            stateBeforeText.truncate(to: 0)
-            switch stateBefore {
-            case .state(let state): state.writeJSON(into: &stateBeforeText)
-            case .coldStart: JSON.writeRaw("null", into: &stateBeforeText)
-            case .notRecorded: break
-            }
-            connection.reserveScratch(
-                id.utf8.count + (device?.utf8.count ?? 0) + outcome.utf8.count + pageDescription.count
-                    + stateBeforeText.count)
-            try connection.bindInScratch(s, 1, id)
-            try connection.bindInScratch(s, 2, device)
-            try connection.bind(s, 3, createdMs)
-            try connection.bindInScratch(s, 4, outcome)
-            if page == nil {
-                try connection.bindInScratch(s, 5, nil)
-            } else {
-                try connection.bindInScratch(s, 5, pageDescription)
-            }
-            if case .notRecorded = stateBefore {
-                try connection.bindInScratch(s, 8, nil)
-            } else {
-                try connection.bindInScratch(s, 8, stateBeforeText)
-            }
-            let seq = history.next
-            try connection.bind(s, 7, seq)
-            _ = try connection.step(s, binding: decision, at: 6, "record decision \(id)")
-            guard connection.changes > 0 else { return nil }  // stored already: never rewritten
-            history.stored(in: k, greatestID: greatest ? id : nil)
-            guard let device else { return nil }
-            return (seq, device)
-        }
-        return nil
-    }
-
-    /// True when a decision with `id` is stored in one of the history's tables (looked for only when `id` is no
-    /// greater than the greatest stored, in byte order, as SQLite compares them).
-    private func isStoredAlready(_ id: String) throws(StoreError) -> Bool {
-        try withRow(ofDecision: id) { _ in true } ?? false
-    }
-
-    private func deletePending(_ device: String) throws(StoreError) {
-        guard pendingDevices.remove(device) != nil else { return }
-        pendingDeletedInTransaction.append(device)
-        let s = statements.deletePending
-        defer { connection.reset(s) }
-        try connection.bind(s, 1, device)
-        _ = try connection.step(s, "delete the pending link of device \(device)")
-    }
-
-    // MARK: - Opening
-
-    /// Checks the directory and file before SQLite sees them, so permission problems read plainly.
-    private static func preflight(directory: String, path: String) throws(StoreError) {
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            let e = errno
-            let code: StoreError.Code = e == ENOENT || e == ENOTDIR ? .directoryMissing : .unreadable
-            let problem = code == .directoryMissing ? "does not exist" : "cannot be used: \(errnoText(e))"
-            throw StoreError(code: code, message: "the state directory \(problem)", path: directory)
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw StoreError(
-                code: .directoryMissing, message: "the state directory is not a directory", path: directory)
-        }
-        guard faccessat(AT_FDCWD, directory, W_OK | X_OK, AT_EACCESS) == 0 else {
-            throw StoreError(
-                code: .readOnly, message: "the state directory is not writable: \(errnoText(errno))", path: directory)
-        }
-        guard lstat(path, &info) == 0 else { return }  // a new database
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError(code: .cannotOpen, message: "the database is not a regular file", path: path)
-        }
-        guard faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0 else {
-            throw StoreError(code: .unreadable, message: "cannot read the database: \(errnoText(errno))", path: path)
-        }
-        guard faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 else {
-            throw StoreError(code: .readOnly, message: "cannot write the database: \(errnoText(errno))", path: path)
-        }
-    }
-
-    /// Opens `directory` and locks it (`flock`, exclusive, not waiting): one store per directory, in this process
-    /// or another. Returns the descriptor, which holds the lock until it is closed.
-    private static func lock(directory: String) throws(StoreError) -> Int32 {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw StoreError(
-                code: .unreadable, message: "cannot open the state directory: \(errnoText(errno))", path: directory)
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            guard e == EWOULDBLOCK else {
-                throw StoreError(
-                    code: .unreadable, message: "cannot lock the state directory: \(errnoText(e))", path: directory)
-            }
-            throw StoreError(
-                code: .busy, message: "another notifyd is using this state directory", path: directory)
-        }
-        return fd
-    }
-
-    private static func errnoText(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
 }
 
 @available(*, unavailable, message: "one thread owns the state store")
 extension StateStore: Sendable {}
-
-/// Reads device states on a connection of its own, so that the event loop reads a state it has not cached while the
-/// store worker commits a batch on the store's connection: in WAL mode a reader never waits for a writer, and sees
-/// every transaction committed when its read began.
-///
-/// What it does not see, a batch whose commit is not over, the loop has cached: every state of a batch not committed
-/// yet is in the loop's cache until the batch is settled (``RouterService``). Used by one thread at a time.
-public final class StateReader {
-    private let connection: SQLiteConnection
-    private let selectState: SQLiteStatement
-
-    init(path: String) throws(StoreError) {
-        connection = try SQLiteConnection.companion(of: path)
-        try connection.exec("PRAGMA query_only=1", "make the reader's connection read-only")
-        selectState = try connection.prepare(StoreSchema.selectState)
-    }
-
-    /// The committed navigation state of `device`, or `nil` if the device is unknown.
-    public func deviceState(_ device: String) throws(StoreError) -> JSON? {
-        try connection.deviceState(device, selectState)
-    }
-}

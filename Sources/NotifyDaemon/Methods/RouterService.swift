@@ -5,52 +5,6 @@ import JSON
 import RouterContract
 import Varlink
 
-/// The loaded config with what is derived from it; replaced whole on reload.
-final class ActiveConfig: Sendable {
-    let generation: Int
-    let graph: Graph
-    let resolver: Resolver
-    let reader: PayloadReader
-    let warnings: [String]
-    /// What it was loaded from, for ``copy()``.
-    private let loaded: LoadedConfig
-
-    init(_ loaded: LoadedConfig, generation: Int) {
-        self.loaded = loaded
-        self.generation = generation
-        graph = loaded.graph
-        resolver = Resolver(graph: loaded.graph)
-        reader = PayloadReader(
-            options: loaded.graph.payloadOptions)
-        warnings = loaded.warnings.map(\.description)
-    }
-
-    /// The same config, generation included, built from a graph of its own (``LoadedConfig/refrozen()``): a lane
-    /// serves from such a copy, so the loops never count references to the same graph, resolver or reader objects
-    /// (an increment of a count another CPU just changed waits for its cache line).
-    func copy() -> ActiveConfig {
-        ActiveConfig(loaded.refrozen(), generation: generation)
-    }
-}
-
-extension ActiveConfig {
-    /// The payload reader for a call's `format` (`nil`: detected) and `strict`. Inlined: a call copies the reader
-    /// out and destroys the copy after (≈ 80 instructions a request).
-    @inline(__always)
-    func reader(format: String?, strict: Bool) throws(VarlinkError) -> PayloadReader {
-        guard format != nil || strict else { return reader }
-        var options = reader.options
-        if let format {
-            guard let forced = PayloadFormat(rawValue: format), forced != .link else {
-                throw VarlinkError.invalidParameter("format")
-            }
-            options.format = forced
-        }
-        options.strict = strict
-        return PayloadReader(options: options)
-    }
-}
-
 /// The `io.notifyd.Router` methods: routing, device state, history, monitors, stats and reload.
 ///
 /// It runs on the event loop's thread only. The state changes of its methods join the batch its ``pipeline``
@@ -242,63 +196,6 @@ final class RouterService: CallHandler, CommitSettlement {
         journalViolation(error, uid: uid)
     }
 
-    // MARK: CommitSettlement
-
-    func committed(_ batch: StoreBatch) {
-        for details in batch.journal { countAndJournal(details) }
-        for decision in batch.decisions { broadcast(decision) }
-    }
-
-    func notSaved(_ batch: StoreBatch, failure: StoreError) {
-        stats.storeFailures += 1
-        // The cached states of this batch were never saved: forget them so the next request reads the store.
-        for device in batch.devices { cache[device] = nil }
-        loopJournal.log(
-            .stateStoreError, priority: .error, message: "state not saved: \(failure)",
-            fields: [(JournalField.reason, failure.description)])
-        journalNotSaved(batch.journal, failure: failure)
-    }
-
-    /// Commits on a worker thread from now on (the daemon's setting), and checkpoints the store's log on another;
-    /// stays on the loop's thread when the worker cannot be started. Returns the descriptor that becomes readable when
-    /// a commit is over.
-    func startStoreWorker() -> Int32? {
-        guard pipeline.worker == nil, let store else { return nil }
-        startCheckpointer(store)
-        guard let (worker, readerFailure) = pipeline.startWorker() else { return nil }
-        if let readerFailure {
-            loopJournal.log(
-                .stateStoreError, priority: .warning,
-                message: "states the cache lacks are read after the commit that runs: \(readerFailure)",
-                fields: [(JournalField.reason, readerFailure.description)])
-        }
-        return worker.descriptor
-    }
-
-    /// Checkpoints the store's log on a thread of its own; without that thread the committing thread checkpoints.
-    private func startCheckpointer(_ store: any DeviceStore) {
-        let journal = journal
-        do {
-            try store.startBackgroundWork { error in
-                journal.log(
-                    .stateStoreError, priority: .warning,
-                    message: "checkpoint failed (the decisions stay in the write-ahead log): \(error)",
-                    fields: [(JournalField.reason, error.description)])
-            }
-        } catch {
-            loopJournal.log(
-                .stateStoreError, priority: .warning,
-                message: "checkpoints run on the committing thread: \(error)",
-                fields: [(JournalField.reason, error.description)])
-        }
-    }
-
-    /// Settles everything: waits for the worker's commit, commits what is gathered, and ends the worker's thread.
-    func finishStore() {
-        pipeline.finish()
-        loopJournal.submit()
-    }
-
     // MARK: dispatch
 
     enum MethodResult {
@@ -325,25 +222,6 @@ final class RouterService: CallHandler, CommitSettlement {
         if method.readsLaneBooks { collectLaneReports?() }
         return try method.handler(self, call, connection)
     }
-
-    /// Root, the daemon's own uid and the `--allow-uid` list may change state and reload.
-    func requirePrivilege(_ connection: ClientConnection) throws(VarlinkError) {
-        let uid = connection.peer.uid
-        guard uid == 0 || uid == ownUID || settings.allowedUIDs.contains(uid) else {
-            throw VarlinkError.permissionDenied
-        }
-    }
-
-    func checkRate(_ connection: ClientConnection) throws(VarlinkError) {
-        guard settings.rateLimitPerUID > 0 else { return }
-        let now = Sys.monotonicNanoseconds()
-        var bucket = buckets[connection.peer.uid] ?? TokenBucket(rate: settings.rateLimitPerUID, now: now)
-        defer { buckets[connection.peer.uid] = bucket }
-        if let wait = bucket.take(now: now) {
-            throw VarlinkError.rateLimited(retryAfterMs: wait)
-        }
-    }
-
     /// Streams `decision` to every monitor; a monitor that does not keep up is dropped.
     func broadcast(_ decision: JSONText) {
         guard !monitors.isEmpty, let outbox = server?.sharedOutbox else { return }
@@ -360,90 +238,7 @@ final class RouterService: CallHandler, CommitSettlement {
         }
     }
 
-    // MARK: stats
-
-    func statsJSON() -> JSON {
-        var stats = self.stats
-        laneLedger?.addStats(to: &stats)
-        let uptime = Double(Sys.monotonicNanoseconds() &- startedAt) / 1e9
-        var o: JSONObject = [
-            "uptimeSeconds": .double((uptime * 1000).rounded() / 1000),
-            // The process answering: under socket activation a client's SO_PEERCRED names systemd, which made the
-            // listening socket, not notifyd.
-            "pid": .int(Int(getpid())),
-            "configGeneration": .int(config.generation),
-            // The main loop and its lanes (`--event-loops`).
-            "eventLoops": .int(sharedConfig == nil ? 1 : settings.eventLoops),
-            "requests": .int(stats.requests),
-            "decisions": .int(stats.decisions),
-            "laneDecisions": .int(stats.laneDecisions),
-            "outcomes": Stats.object(stats.byOutcome),
-            "formats": Stats.object(stats.byFormat),
-            "errors": Stats.object(stats.errors),
-            "rejectedPayloads": .int(stats.rejectedPayloads),
-            "protocolViolations": .int(stats.protocolViolations),
-            "storeFailures": .int(stats.storeFailures),
-            "monitors": .int(monitors.count),
-            "monitorsDropped": .int(stats.monitorsDropped),
-            "journalDropped": .int(journal.droppedCount),
-            "latencyMicroseconds": [
-                "p50": .double(Double(stats.latency.percentile(0.50)) / 1000),
-                "p90": .double(Double(stats.latency.percentile(0.90)) / 1000),
-                "p99": .double(Double(stats.latency.percentile(0.99)) / 1000),
-                "max": .double(Double(stats.latency.maxNanoseconds) / 1000),
-                "count": .int(Int(stats.latency.total)),
-                "sumMicroseconds": .double(Double(stats.latency.sumNanoseconds / 1000)),
-            ],
-            "residentBytes": .int(Sys.residentSetBytes()),
-            "openFileDescriptors": .int(Sys.openFileDescriptorCount()),
-            "cachedDevices": .int(cache.count),
-        ]
-        if let server {
-            o["connections"] = [
-                "open": .int(server.connectionCount), "accepted": .int(server.acceptedTotal),
-                "refused": .int(server.refusedTotal), "dropped": .int(server.droppedTotal),
-            ]
-        }
-        pipeline.waitForStore()
-        if let store {
-            // Which store serves and its health, with its counts when it can give them (a PostgreSQL server that
-            // is down cannot: the store is then `down`, its health the reason).
-            let counts = try? store.counts()  // first: it reconnects a store whose server came back
-            var fields = store.statsFields()
-            if let counts {
-                fields["devices"] = .int(counts.devices)
-                fields["pendingLinks"] = .int(counts.pendingLinks)
-                fields["decisions"] = .int(counts.decisions)
-            }
-            o["store"] = .object(fields)
-        }
-        return .object(o)
-    }
 }
 
 /// The daemon's version, reported by `GetInfo`.
 let notifydVersion = "0.1.0"
-
-/// A per-uid token bucket: `rate` requests per second, bursts up to one second's worth.
-struct TokenBucket {
-    let rate: Int
-    var tokens: Double
-    var last: UInt64
-
-    init(rate: Int, now: UInt64) {
-        self.rate = rate
-        tokens = Double(rate)
-        last = now
-    }
-
-    /// Takes a token; returns the milliseconds to wait when there is none.
-    mutating func take(now: UInt64) -> Int? {
-        tokens = min(Double(rate), tokens + Double(now &- last) / 1e9 * Double(rate))
-        last = now
-        if tokens >= 1 {
-            tokens -= 1
-            return nil
-        }
-        return max(1, Int(((1 - tokens) / Double(rate) * 1000).rounded(.up)))
-    }
-}

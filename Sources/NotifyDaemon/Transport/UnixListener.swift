@@ -1,4 +1,6 @@
-import CSyscalls
+// The socket types (SOCK_STREAM, …) come from the system header that libsystemd's headers include too: the module that
+// loads that header first owns the names, so a file that names them imports both, whichever the compiler loads first.
+internal import CSystemd
 import Glibc
 
 /// Why the daemon could not get a listening socket.

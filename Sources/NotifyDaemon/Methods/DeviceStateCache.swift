@@ -1,3 +1,12 @@
+import CoordinatorGraph
+
+/// A device state kept in memory as the resolver of its config generation holds it, with that generation.
+struct CachedState {
+    /// `nil` for a device forgotten by a batch not committed yet: the store may still hold its old state.
+    var state: ResolvedState?
+    var generation: Int
+}
+
 /// The device states the service keeps in memory, by device.
 ///
 /// A stateful decision reads its device's state and then caches the next one: ``find(_:)`` remembers where it found
