@@ -54,7 +54,7 @@ public final class StateStore {
     let connection: SQLiteConnection
     let statements: StoreStatements
     /// The state directory, open and locked (`flock`) for as long as the store is.
-    private let directoryLock: Int32
+    private let directoryLock: FileDescriptor
     private var checkpointer: StoreCheckpointer?
     /// The log's length when a checkpoint was last asked for.
     private var framesAtLastCheckpoint = 0
@@ -108,7 +108,7 @@ public final class StateStore {
             history = try Self.openHistory(connection, statements, limit: historyLimit)
         } catch {
             // Not initialized yet, so no deinit: the lock is released here.
-            Glibc.close(lock)
+            Sys.close(lock)
             throw error
         }
         self.directoryLock = lock
@@ -134,7 +134,7 @@ public final class StateStore {
         // removes it.
         checkpointer?.stop()
         checkpointer = nil
-        Glibc.close(directoryLock)
+        Sys.close(directoryLock)
     }
 
     /// Frames the log grows by between two checkpoints (SQLite's own default for its automatic checkpoint).
@@ -569,7 +569,7 @@ public final class StateStore {
 
     /// Opens `directory` and locks it (`flock`, exclusive, not waiting): one store per directory, in this process
     /// or another. Returns the descriptor, which holds the lock until it is closed.
-    private static func lock(directory: String) throws(StoreError) -> Int32 {
+    private static func lock(directory: String) throws(StoreError) -> FileDescriptor {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError(
@@ -585,7 +585,7 @@ public final class StateStore {
             throw StoreError(
                 code: .busy, message: "another notifyd is using this state directory", path: directory)
         }
-        return fd
+        return FileDescriptor(rawValue: fd)
     }
 
     private static func errnoText(_ code: Int32) -> String {

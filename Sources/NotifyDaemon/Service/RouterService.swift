@@ -342,7 +342,7 @@ final class RouterService: CallHandler {
     /// Commits on a worker thread from now on (the daemon's setting), and checkpoints the store's log on another;
     /// stays on the loop's thread when the worker cannot be started. Returns the descriptor that becomes readable when
     /// a commit is over.
-    func startStoreWorker() -> Int32? {
+    func startStoreWorker() -> FileDescriptor? {
         guard worker == nil, let store else { return nil }
         startCheckpointer(store)
         guard let started = StoreWorker(store: store) else { return nil }
@@ -519,7 +519,7 @@ final class RouterService: CallHandler {
             // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.
             guard !call.oneway else { return .streaming }
             monitors[connection.id] = connection
-            connection.monitorMore = true
+            connection.isStreaming = true
             return .streaming
         case "GetGraph":
             return .reply(["graph": config.graph.json])
