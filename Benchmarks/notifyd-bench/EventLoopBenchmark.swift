@@ -105,9 +105,9 @@ private func runEcho(_ loop: EchoLoop, _ options: EventLoopBenchmarkOptions) -> 
         for fd in serverFDs {
             let connection = EchoConnection(fd: fd)
             do {
-                try eventLoop.register(fd, events: Poll.input) { _ in
+                try eventLoop.register(FileDescriptor(rawValue: fd), events: Poll.input) { _ in
                     guard !server.serve(connection) else { return }
-                    eventLoop.unregister(fd)
+                    eventLoop.unregister(FileDescriptor(rawValue: fd))
                     close(fd)
                     open -= 1
                     if open == 0 { eventLoop.stop() }

@@ -314,9 +314,9 @@ public enum NotifyDaemon {
     /// Watches the other replicas' commits when the store is shared (``RouterService/replicasNotified()``); once the
     /// listener's connection broke, tries to connect it again every second.
     static func watchReplicas(_ loop: EventLoop, _ serviceReference: Uncounted<RouterService>) {
-        var watched: Int32?
-        func watch(_ fd: Int32?) {
-            guard let fd, fd >= 0,
+        var watched: FileDescriptor?
+        func watch(_ fd: FileDescriptor?) {
+            guard let fd,
                 (try? loop.register(
                     fd, events: Poll.input,
                     handler: { [unowned loop] _ in
@@ -350,12 +350,13 @@ public enum NotifyDaemon {
     static let stopGraceNanoseconds: UInt64 = 5_000_000_000
 
     /// The socket passed by systemd (named `varlink`, or the only one), else one bound at `--socket`.
-    static func listeningSocket(_ settings: Settings) throws(StartupError) -> (fd: Int32, activated: Bool) {
+    static func listeningSocket(_ settings: Settings) throws(StartupError) -> (fd: FileDescriptor, activated: Bool) {
         let passed = Systemd.listenFileDescriptors()
         if let chosen = passed.first(where: { $0.name == "varlink" }) ?? (passed.count == 1 ? passed.first : nil) {
             guard Systemd.isUnixStreamListener(chosen.fd) else {
                 throw StartupError(
-                    message: "the socket systemd passed (fd \(chosen.fd)) is not a listening Unix stream socket")
+                    message:
+                        "the socket systemd passed (fd \(chosen.fd.rawValue)) is not a listening Unix stream socket")
             }
             do {
                 return (try UnixListener.adopt(fd: chosen.fd), true)

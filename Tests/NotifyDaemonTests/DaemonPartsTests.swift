@@ -281,7 +281,9 @@ import Varlink
 /// A decision's reply goes straight into the output only when no reply waits before it.
 @Suite struct OutboxDecisionTests {
     static func connection() -> ClientConnection {
-        ClientConnection(fd: -1, id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0), maxMessageBytes: 65_536, now: 0)
+        ClientConnection(
+            fd: FileDescriptor(rawValue: -1), id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0),
+            maxMessageBytes: 65_536, now: 0)
     }
 
     static func replies(_ output: [UInt8]) -> [String] {

@@ -17,11 +17,11 @@ import Testing
             close(fds[1])
         }
         var timedOut = false
-        try loop.register(fds[0], events: Poll.input) { _ in
+        try loop.register(FileDescriptor(rawValue: fds[0]), events: Poll.input) { _ in
             timedOut = true
             loop.stop()
         }
-        defer { loop.unregister(fds[0]) }
+        defer { loop.unregister(FileDescriptor(rawValue: fds[0])) }
         let writeEnd = fds[1]
         let finished = DispatchSemaphore(value: 0)
         let watchdogDone = DispatchSemaphore(value: 0)
@@ -121,7 +121,7 @@ import Testing
         }
         var events = 0
         var timerRan = false
-        try loop.register(fds[0], events: Poll.input) { _ in
+        try loop.register(FileDescriptor(rawValue: fds[0]), events: Poll.input) { _ in
             var byte: UInt8 = 0
             _ = read(fds[0], &byte, 1)
             events += 1

@@ -302,7 +302,7 @@ import Testing
             close(fd)
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         }
-        let sink = ConsoleSink(identifier: "notifyd", descriptor: fd)
+        let sink = ConsoleSink(identifier: "notifyd", descriptor: FileDescriptor(rawValue: fd))
         // About 200 KiB of lines: more than one write's worth (ConsoleSink.chunkSize).
         let entries = (0..<2_000).map { i in
             entry(
@@ -325,7 +325,7 @@ import Testing
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        let sink = ConsoleSink(identifier: "notifyd", descriptor: fd)
+        let sink = ConsoleSink(identifier: "notifyd", descriptor: FileDescriptor(rawValue: fd))
         #expect(sink.write(batch: (0..<5).map { entry(message: "lost \($0)") }) == 5)
         #expect(!sink.write(entry()))
     }
@@ -451,7 +451,8 @@ enum ConsoleCapture {
         defer { close(fds[0]) }
         do {
             let journal = Journal(
-                target: .console, capacity: capacity, sink: ConsoleSink(identifier: "notifyd", descriptor: fds[1]))
+                target: .console, capacity: capacity,
+                sink: ConsoleSink(identifier: "notifyd", descriptor: FileDescriptor(rawValue: fds[1])))
             body(journal)
             journal.flush()
         }

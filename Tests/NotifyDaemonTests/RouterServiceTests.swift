@@ -13,7 +13,8 @@ import Varlink
         let sink = RecordingSink()
         let service: RouterService
         let connection = ClientConnection(
-            fd: -1, id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0), maxMessageBytes: 65_536, now: 0)
+            fd: FileDescriptor(rawValue: -1), id: 1, peer: PeerCredentials(pid: 1, uid: 0, gid: 0),
+            maxMessageBytes: 65_536, now: 0)
 
         var configPath: String { directory.path + "/notifyd.yaml" }
 

@@ -14,13 +14,13 @@ import Testing
     @Test func onlyAListeningUnixStreamSocketIsAccepted() throws {
         let dir = try StoreTestDirectory()
         let listener = try SystemdTestSocket(type: SOCK_STREAM, path: dir.path + "/stream.sock")
-        #expect(Systemd.isUnixStreamListener(listener.fd) == false)  // bound, not yet listening
+        #expect(Systemd.isUnixStreamListener(listener.descriptor) == false)  // bound, not yet listening
         #expect(listen(listener.fd, 8) == 0)
-        #expect(Systemd.isUnixStreamListener(listener.fd))
+        #expect(Systemd.isUnixStreamListener(listener.descriptor))
 
         let datagram = try SystemdTestSocket(type: SOCK_DGRAM, path: dir.path + "/dgram.sock")
-        #expect(Systemd.isUnixStreamListener(datagram.fd) == false)
-        #expect(Systemd.isUnixStreamListener(-1) == false)
+        #expect(Systemd.isUnixStreamListener(datagram.descriptor) == false)
+        #expect(Systemd.isUnixStreamListener(FileDescriptor(rawValue: -1)) == false)
     }
 
     @Test func notifyIsANoOpWithoutNotifySocket() {
@@ -91,6 +91,9 @@ import Testing
 /// A bound `AF_UNIX` socket, closed when released.
 final class SystemdTestSocket {
     let fd: Int32
+
+    /// ``fd`` as the daemon's signatures take it.
+    var descriptor: FileDescriptor { FileDescriptor(rawValue: fd) }
 
     init(type: __socket_type, path: String) throws {
         fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

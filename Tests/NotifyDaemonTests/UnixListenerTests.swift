@@ -34,7 +34,7 @@ import Testing
         #expect(UnixListener.probe(path: path) == .stale)
 
         let live = try UnixListener.bind(path: path)
-        defer { close(live) }
+        defer { close(live.rawValue) }
         #expect(UnixListener.probe(path: path) == .live)
         #expect {
             _ = try UnixListener.bind(path: path)
@@ -68,7 +68,7 @@ import Testing
         let reader = try #require(started)
         for _ in 0..<400 {
             let fd = try UnixListener.bind(path: path, mode: 0o600)
-            close(fd)
+            close(fd.rawValue)
             unlink(path)
         }
         watch.done.store(true, ordering: .releasing)

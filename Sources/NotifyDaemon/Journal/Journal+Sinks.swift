@@ -24,7 +24,7 @@ final class NativeJournalSink: JournalSink, @unchecked Sendable {
 /// `write` calls as fit (a line is never split between two calls unless it alone exceeds ``chunkSize``).
 final class ConsoleSink: JournalSink, @unchecked Sendable {
     let identifier: String
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     private let pid = getpid()
     /// The lines gathered for the next `write` (used on the writer thread only).
     private var chunk = ByteWriter(capacity: 4_096)
@@ -32,7 +32,7 @@ final class ConsoleSink: JournalSink, @unchecked Sendable {
     /// The most bytes gathered for one `write`.
     static let chunkSize = 64 * 1024
 
-    init(identifier: String, descriptor: Int32) {
+    init(identifier: String, descriptor: FileDescriptor) {
         self.identifier = identifier
         self.descriptor = descriptor
     }
@@ -71,7 +71,7 @@ final class ConsoleSink: JournalSink, @unchecked Sendable {
             guard let base = bytes.baseAddress else { return true }
             var offset = 0
             while offset < bytes.count {
-                let n = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                let n = Glibc.write(descriptor.rawValue, base + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false

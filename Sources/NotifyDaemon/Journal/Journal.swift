@@ -57,7 +57,7 @@ public final class Journal: Sendable {
         let sink: any JournalSink
         switch target {
         case .journal: sink = NativeJournalSink(identifier: identifier)
-        case .console: sink = ConsoleSink(identifier: identifier, descriptor: 2)
+        case .console: sink = ConsoleSink(identifier: identifier, descriptor: .standardError)
         case .none: sink = DiscardingSink()
         }
         self.init(target: target, capacity: capacity, sink: sink)

@@ -56,7 +56,7 @@ extension RouterService {
             // A oneway call asks for no replies: there is nothing to stream to it, so it is not registered.
             guard !call.oneway else { return .streaming }
             service.monitors[connection.id] = connection
-            connection.monitorMore = true
+            connection.isStreaming = true
             return .streaming
         },
         "GetGraph": RouterMethod { service, _, _ throws(VarlinkError) in

@@ -83,7 +83,7 @@ extension RouterService {
 
     /// The whole file at `path`.
     static func readFile(_ path: String) throws(Errno) -> [UInt8] {
-        let fd = try Sys.check("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = try FileDescriptor(rawValue: Sys.check("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
         defer { Sys.close(fd) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

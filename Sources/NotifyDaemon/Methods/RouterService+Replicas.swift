@@ -4,7 +4,7 @@ extension RouterService {
     /// Starts hearing the other replicas' commits when the store is shared (PostgreSQL); returns the socket the loop
     /// watches, `nil` when there is nothing to hear or the listener cannot connect (the version check on every
     /// state write keeps the replicas right without it; ``reconnectReplicaListener()`` tries again).
-    func startReplicaListener() -> Int32? {
+    func startReplicaListener() -> FileDescriptor? {
         guard let store else { return nil }
         do {
             replicaListener = try store.makeListener()
@@ -18,9 +18,9 @@ extension RouterService {
     }
 
     /// Connects the replica listener again after its connection broke; returns its new socket.
-    func reconnectReplicaListener() -> Int32? {
+    func reconnectReplicaListener() -> FileDescriptor? {
         guard let replicaListener else { return startReplicaListener() }
-        return try? replicaListener.reconnect()
+        return (try? replicaListener.reconnect()) ?? nil
     }
 
     /// Takes in the other replicas' commits: their devices leave the cache (the next request reads the state they

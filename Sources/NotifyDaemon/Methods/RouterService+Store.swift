@@ -23,7 +23,7 @@ extension RouterService {
     /// Commits on a worker thread from now on (the daemon's setting), and checkpoints the store's log on another;
     /// stays on the loop's thread when the worker cannot be started. Returns the descriptor that becomes readable when
     /// a commit is over.
-    func startStoreWorker() -> Int32? {
+    func startStoreWorker() -> FileDescriptor? {
         guard pipeline.worker == nil, let store else { return nil }
         startCheckpointer(store)
         guard let (worker, readerFailure) = pipeline.startWorker() else { return nil }

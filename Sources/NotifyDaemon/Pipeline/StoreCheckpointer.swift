@@ -20,14 +20,15 @@ final class StoreCheckpointer: @unchecked Sendable {
     private var failed = 0
     private var thread: pthread_t?
     private let onFailure: @Sendable (StoreError) -> Void
-    /// The database file, to write out what a checkpoint copied into it (-1 when it cannot be opened).
-    private let databaseFile: Int32
+    /// The database file, to write out what a checkpoint copied into it (`nil` when it cannot be opened).
+    private let databaseFile: FileDescriptor?
 
     /// Opens a connection of its own to `path` and starts the thread; `onFailure` runs on that thread for each
     /// failed checkpoint (the frames stay in the log, and the next checkpoint tries again).
     init(path: String, onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         connection = try SQLiteConnection.companion(of: path)
-        databaseFile = open(path, O_RDONLY | O_CLOEXEC)
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        databaseFile = file >= 0 ? FileDescriptor(rawValue: file) : nil
         self.onFailure = onFailure
         guard let id = Threads.start({ [self] in run() }) else {
             throw StoreError(code: .sqlite, message: "cannot start the checkpoint thread", path: path)
@@ -37,7 +38,7 @@ final class StoreCheckpointer: @unchecked Sendable {
 
     deinit {
         stop()
-        if databaseFile >= 0 { close(databaseFile) }
+        if let databaseFile { Sys.close(databaseFile) }
     }
 
     /// Asks for a checkpoint; returns at once. Requests made while one runs are served by one more checkpoint.
@@ -79,7 +80,7 @@ final class StoreCheckpointer: @unchecked Sendable {
                 // SQLite syncs the database file only after a checkpoint that reached the end of the log (rare while
                 // commits go on), which then writes out everything the earlier ones copied: syncing it after each
                 // keeps that last one short (a commit may be waiting for it, see StateStore.restartFrames).
-                if databaseFile >= 0 { _ = fdatasync(databaseFile) }
+                if let databaseFile { _ = fdatasync(databaseFile.rawValue) }
             } catch {
                 failure = true
                 onFailure(error)

@@ -33,7 +33,7 @@ final class StoreWorker: @unchecked Sendable {
     private var submitted = 0
     private var collected = 0
     /// Readable when a commit is over.
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     /// Starts the worker thread; `nil` when the thread or its eventfd cannot be created (the loop then commits
     /// itself, as it does without a worker).
@@ -41,7 +41,7 @@ final class StoreWorker: @unchecked Sendable {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard fd >= 0 else { return nil }
         self.store = store
-        descriptor = fd
+        descriptor = FileDescriptor(rawValue: fd)
         guard let id = Threads.start({ [self] in run() }) else { return nil }
         thread = id
     }
@@ -93,7 +93,7 @@ final class StoreWorker: @unchecked Sendable {
             return outcomes.removeFirst()
         }
         var count: UInt64 = 0
-        _ = read(descriptor, &count, 8)  // resets the eventfd; EAGAIN when the loop drained it already
+        _ = read(descriptor.rawValue, &count, 8)  // resets the eventfd; EAGAIN when the loop drained it already
         return result
     }
 
@@ -131,7 +131,7 @@ final class StoreWorker: @unchecked Sendable {
             outcomes.append(result)
             changed.broadcast()
             var one: UInt64 = 1
-            _ = write(descriptor, &one, 8)
+            _ = write(descriptor.rawValue, &one, 8)
         }
         changed.unlock()
     }

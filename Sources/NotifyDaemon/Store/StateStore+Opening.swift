@@ -34,7 +34,7 @@ extension StateStore {
 
     /// Opens `directory` and locks it (`flock`, exclusive, not waiting): one store per directory, in this process
     /// or another. Returns the descriptor, which holds the lock until it is closed.
-    static func lock(directory: String) throws(StoreError) -> Int32 {
+    static func lock(directory: String) throws(StoreError) -> FileDescriptor {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError(
@@ -50,7 +50,7 @@ extension StateStore {
             throw StoreError(
                 code: .busy, message: "another notifyd is using this state directory", path: directory)
         }
-        return fd
+        return FileDescriptor(rawValue: fd)
     }
 
     static func errnoText(_ code: Int32) -> String {

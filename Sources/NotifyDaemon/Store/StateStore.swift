@@ -54,7 +54,7 @@ public final class StateStore {
     let connection: SQLiteConnection
     let statements: StoreStatements
     /// The state directory, open and locked (`flock`) for as long as the store is.
-    private let directoryLock: Int32
+    private let directoryLock: FileDescriptor
     private var checkpointer: StoreCheckpointer?
     /// The log's length when a checkpoint was last asked for.
     private var framesAtLastCheckpoint = 0
@@ -108,7 +108,7 @@ public final class StateStore {
             history = try Self.openHistory(connection, statements, limit: historyLimit)
         } catch {
             // Not initialized yet, so no deinit: the lock is released here.
-            Glibc.close(lock)
+            Sys.close(lock)
             throw error
         }
         self.directoryLock = lock
@@ -134,7 +134,7 @@ public final class StateStore {
         // removes it.
         checkpointer?.stop()
         checkpointer = nil
-        Glibc.close(directoryLock)
+        Sys.close(directoryLock)
     }
 
     /// Frames the log grows by between two checkpoints (SQLite's own default for its automatic checkpoint).

@@ -7,7 +7,7 @@ import Glibc
 /// A message belongs to the receiving loop once posted: the sender keeps no use of what it holds.
 final class Mailbox<Message>: @unchecked Sendable {
     /// Readable while messages wait (an eventfd).
-    let descriptor: Int32
+    let descriptor: FileDescriptor
     private let lock = ThreadCondition()
     private var messages: [Message] = []
 
@@ -15,7 +15,7 @@ final class Mailbox<Message>: @unchecked Sendable {
     init?() {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         guard fd >= 0 else { return nil }
-        descriptor = fd
+        descriptor = FileDescriptor(rawValue: fd)
     }
 
     deinit {
@@ -30,14 +30,14 @@ final class Mailbox<Message>: @unchecked Sendable {
         lock.unlock()
         guard wasEmpty else { return }
         var one: UInt64 = 1
-        _ = write(descriptor, &one, 8)
+        _ = write(descriptor.rawValue, &one, 8)
     }
 
     /// The messages queued so far, oldest first. The eventfd is reset before the list is taken: a message queued
     /// after the reset wakes the loop again, none is left behind.
     func take() -> [Message] {
         var count: UInt64 = 0
-        _ = read(descriptor, &count, 8)  // EAGAIN when nothing woke it
+        _ = read(descriptor.rawValue, &count, 8)  // EAGAIN when nothing woke it
         var taken: [Message] = []
         lock.lock()
         swap(&taken, &messages)

@@ -64,58 +64,60 @@ enum Sys {
     }
 
     /// Closes `fd`, ignoring errors (close is not retried on EINTR on Linux).
-    static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
+    static func close(_ fd: FileDescriptor) {
+        _ = Glibc.close(fd.rawValue)
     }
 
     /// Sets `O_NONBLOCK` and `FD_CLOEXEC` on `fd`.
-    static func setNonBlocking(_ fd: Int32) throws(Errno) {
-        let flags = try check("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
-        try check("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-        let fdFlags = try check("fcntl(F_GETFD)") { fcntl(fd, F_GETFD) }
-        try check("fcntl(F_SETFD)") { fcntl(fd, F_SETFD, fdFlags | FD_CLOEXEC) }
+    static func setNonBlocking(_ fd: FileDescriptor) throws(Errno) {
+        let flags = try check("fcntl(F_GETFL)") { fcntl(fd.rawValue, F_GETFL) }
+        try check("fcntl(F_SETFL)") { fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
+        let fdFlags = try check("fcntl(F_GETFD)") { fcntl(fd.rawValue, F_GETFD) }
+        try check("fcntl(F_SETFD)") { fcntl(fd.rawValue, F_SETFD, fdFlags | FD_CLOEXEC) }
     }
 
     /// `accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)`; `nil` when no connection is waiting.
-    static func acceptNonBlocking(_ fd: Int32) throws(Errno) -> Int32? {
+    static func acceptNonBlocking(_ fd: FileDescriptor) throws(Errno) -> FileDescriptor? {
         do {
-            return try check("accept4") { notifyd_accept_nonblocking(fd) }
+            return try FileDescriptor(rawValue: check("accept4") { notifyd_accept_nonblocking(fd.rawValue) })
         } catch let e where e.wouldBlock {
             return nil
         }
     }
 
     /// The peer's pid, uid and gid of a connected Unix socket.
-    static func peerCredentials(_ fd: Int32) throws(Errno) -> PeerCredentials {
+    static func peerCredentials(_ fd: FileDescriptor) throws(Errno) -> PeerCredentials {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
-        try check("getsockopt(SO_PEERCRED)") { notifyd_peer_credentials(fd, &pid, &uid, &gid) }
+        try check("getsockopt(SO_PEERCRED)") { notifyd_peer_credentials(fd.rawValue, &pid, &uid, &gid) }
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 
     /// Reads into `buffer`; `nil` when it would block, 0 at end of stream.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+    static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
         do {
-            return try checkSize("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            return try checkSize("read") { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
         } catch let e where e.wouldBlock {
             return nil
         }
     }
 
     /// Writes from `buffer` without SIGPIPE; `nil` when it would block.
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int? {
+    static func send(_ fd: FileDescriptor, _ buffer: UnsafeRawBufferPointer) throws(Errno) -> Int? {
         do {
-            return try checkSize("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+            return try checkSize("send") {
+                Glibc.send(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+            }
         } catch let e where e.wouldBlock {
             return nil
         }
     }
 
     /// True when bytes wait to be read on `fd` (a non-blocking peek; nothing is consumed).
-    static func hasInput(_ fd: Int32) -> Bool {
+    static func hasInput(_ fd: FileDescriptor) -> Bool {
         var byte: UInt8 = 0
-        return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+        return Glibc.recv(fd.rawValue, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
     /// The number of open file descriptors of this process (for stats).
@@ -151,13 +153,13 @@ enum Sys {
     }
 
     /// A non-blocking signalfd for `set`.
-    static func signalDescriptor(_ set: sigset_t) throws(Errno) -> Int32 {
+    static func signalDescriptor(_ set: sigset_t) throws(Errno) -> FileDescriptor {
         var set = set
-        return try check("signalfd") { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
+        return try FileDescriptor(rawValue: check("signalfd") { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
     }
 
     /// Reads one pending signal number from a signalfd; `nil` when none.
-    static func readSignal(_ fd: Int32) throws(Errno) -> Int32? {
+    static func readSignal(_ fd: FileDescriptor) throws(Errno) -> Int32? {
         var info = signalfd_siginfo()
         let n = try withUnsafeMutableBytes(of: &info) { (b) throws(Errno) -> Int? in try read(fd, into: b) }
         guard let n, n == MemoryLayout<signalfd_siginfo>.size else { return nil }

@@ -15,7 +15,7 @@ public enum Systemd {
     /// Reads `LISTEN_PID`/`LISTEN_FDS`/`LISTEN_FDNAMES`, then unsets them so child processes do not
     /// inherit them; the descriptors are marked close-on-exec. Empty when notifyd was not socket
     /// activated, or when the variables are malformed.
-    public static func listenFileDescriptors() -> [(fd: Int32, name: String)] {
+    public static func listenFileDescriptors() -> [(fd: FileDescriptor, name: String)] {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = sd_listen_fds_with_names(1, &names)
         defer {
@@ -27,13 +27,13 @@ public enum Systemd {
         guard count > 0 else { return [] }
         return (0..<count).map { i in
             let name = names?[Int(i)].map { String(cString: $0) } ?? "unknown"
-            return (fd: SD_LISTEN_FDS_START + i, name: name)
+            return (fd: FileDescriptor(rawValue: SD_LISTEN_FDS_START + i), name: name)
         }
     }
 
     /// True when `fd` is a listening `AF_UNIX` stream socket.
-    public static func isUnixStreamListener(_ fd: Int32) -> Bool {
-        sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
+    public static func isUnixStreamListener(_ fd: FileDescriptor) -> Bool {
+        sd_is_socket_unix(fd.rawValue, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
     }
 
     /// Sends a state change to the service manager: `READY=1`, `RELOADING=1`, `STOPPING=1`,

@@ -49,7 +49,7 @@ final class ClientConnection {
         }()
     }
 
-    let fd: Int32
+    let fd: FileDescriptor
     let id: UInt64
     let peer: PeerCredentials
     var decoder: FrameDecoder
@@ -59,28 +59,26 @@ final class ClientConnection {
     var output: [UInt8] = []
     var outputStart = 0
     var lastActivity: UInt64
-    /// Set while the client has a `Monitor` call open; it may make no further call on this connection.
-    var monitorMore = false
-    /// A message over the size limit is being read to its NUL and dropped: its bytes so far.
+    /// Where it is in its life: reading, paused, closing, migrated or closed. Changed only through the transitions
+    /// of ``ConnectionState``.
+    var state = ConnectionState.reading
+    /// A message over the size limit is being read to its NUL and dropped: its bytes so far. Set by the server.
     var oversizeBytes: Int?
-    /// Reading stopped because the client does not read its replies.
-    var readPaused = false
-    /// Frames are still buffered after this turn's budget; the server continues on its next turn.
-    var backlogged = false
-    /// Close once queued output is written (protocol error, shutdown, end of stream).
-    var closeAfterFlush = false
-    /// The peer shut down its sending side.
-    var inputClosed = false
-    var watchingWrite = false
-    var closed = false
-    /// It is on the outbox's list of connections with new replies.
-    var inOutbox = false
-    /// Its slots wait for a commit that is not over (the server settles it again when one is).
-    var awaitingCommit = false
-    /// Handed by a lane's server to the main loop's (see ``Lane``): the lane no longer reads, writes or closes it.
-    var migrated = false
+    /// The client has a `Monitor` call open; it may make no further call on this connection. Set by the service.
+    var isStreaming = false
+    /// It is on the outbox's list of connections with new replies. Set by ``Outbox``.
+    var onOutboxList = false
+    /// It is on the server's backlog: frames are still buffered after this turn's budget, and the server continues
+    /// on its next turn. Set by ``Server``.
+    var onBacklog = false
+    /// It is on the server's list of connections whose slots wait for a commit that is not over (the server settles
+    /// it again when one is). Set by ``Server``.
+    var onAwaitingCommitList = false
+    /// Its event loop watches it for output (epoll's write interest): queued output waits for the socket. Set by
+    /// ``Server``.
+    var watchedForOutput = false
 
-    init(fd: Int32, id: UInt64, peer: PeerCredentials, maxMessageBytes: Int, now: UInt64) {
+    init(fd: FileDescriptor, id: UInt64, peer: PeerCredentials, maxMessageBytes: Int, now: UInt64) {
         self.fd = fd
         self.id = id
         self.peer = peer

@@ -10,7 +10,8 @@ package final class EventLoop {
     /// A handler receives the epoll event mask (`EPOLLIN`, `EPOLLOUT`, `EPOLLHUP`, …).
     package typealias Handler = (UInt32) -> Void
 
-    private let epollFD: Int32
+    private let epollFD: FileDescriptor
+    /// Keyed by the descriptor's number, as epoll reports it with each event.
     private var handlers: [Int32: Handler] = [:]
     private var timers: [Timer] = []
     /// The earliest deadline of ``timers`` (`UInt64.max` without timers): a turn with nothing due skips the timer
@@ -29,7 +30,7 @@ package final class EventLoop {
     }
 
     package init() throws(Errno) {
-        epollFD = try Sys.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        epollFD = try FileDescriptor(rawValue: Sys.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
     }
 
     deinit {
@@ -37,26 +38,26 @@ package final class EventLoop {
     }
 
     /// Watches `fd` for `events` (an `EPOLLIN`/`EPOLLOUT` mask) and calls `handler` when ready.
-    package func register(_ fd: Int32, events: UInt32, handler: @escaping Handler) throws(Errno) {
+    package func register(_ fd: FileDescriptor, events: UInt32, handler: @escaping Handler) throws(Errno) {
         var event = epoll_event()
         event.events = events
-        event.data.fd = fd
-        try Sys.check("epoll_ctl(ADD)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
-        handlers[fd] = handler
+        event.data.fd = fd.rawValue
+        try Sys.check("epoll_ctl(ADD)") { epoll_ctl(epollFD.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }
+        handlers[fd.rawValue] = handler
     }
 
     /// Changes the events watched on `fd`.
-    package func modify(_ fd: Int32, events: UInt32) throws(Errno) {
+    package func modify(_ fd: FileDescriptor, events: UInt32) throws(Errno) {
         var event = epoll_event()
         event.events = events
-        event.data.fd = fd
-        try Sys.check("epoll_ctl(MOD)") { epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event) }
+        event.data.fd = fd.rawValue
+        try Sys.check("epoll_ctl(MOD)") { epoll_ctl(epollFD.rawValue, EPOLL_CTL_MOD, fd.rawValue, &event) }
     }
 
     /// Stops watching `fd` (call before closing it).
-    package func unregister(_ fd: Int32) {
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
-        handlers[fd] = nil
+    package func unregister(_ fd: FileDescriptor) {
+        _ = epoll_ctl(epollFD.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil)
+        handlers[fd.rawValue] = nil
     }
 
     /// Runs `action` after `nanoseconds`, and then every `nanoseconds` again when `repeating`.
@@ -91,7 +92,7 @@ package final class EventLoop {
         while !stopped {
             let timeout = millisecondsUntilNextTimer()
             let n = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeout)
+                epoll_wait(epollFD.rawValue, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             if n < 0 {
                 let e = notifyd_errno()

@@ -130,7 +130,7 @@ enum LaneReport {
 /// What the main loop tells a lane.
 enum LaneOrder {
     /// Serve this accepted connection.
-    case open(fd: Int32, id: UInt64, peer: PeerCredentials)
+    case open(fd: FileDescriptor, id: UInt64, peer: PeerCredentials)
     /// Stop when every connection has nothing left to answer or write (``Server/beginStop(drained:)``).
     case beginStop
     /// Close every connection and end the lane's loop.
@@ -200,7 +200,7 @@ final class Lane: @unchecked Sendable {
         handler = LaneHandler(
             config: config, lane: index, ledger: ledger, journal: journal, reports: reports,
             maxMessageBytes: settings.maxMessageBytes)
-        server = Server(loop: loop, listenFD: -1, settings: settings, handler: handler)
+        server = Server(loop: loop, listenFD: nil, settings: settings, handler: handler)
         handler.serverReference = Uncounted(server)
         server.migrate = { connection in reports.post(.migrated(connection)) }
     }
@@ -428,7 +428,7 @@ final class LaneHub {
     var loopCount: Int { lanes.count + 1 }
 
     /// Takes an accepted connection for the lane whose turn it is; false on the main loop's turn.
-    func place(_ fd: Int32, id: UInt64, peer: PeerCredentials) -> Bool {
+    func place(_ fd: FileDescriptor, id: UInt64, peer: PeerCredentials) -> Bool {
         let lane = turn
         turn = (turn + 1) % loopCount
         guard lane > 0 else { return false }

@@ -29,7 +29,7 @@ final class Outbox {
 
     /// Queues a slot for `connection` and remembers the connection for the end of the batch.
     func enqueue(_ slot: ClientConnection.Slot, to connection: ClientConnection) {
-        guard !connection.closed else { return }
+        guard !connection.state.isClosed else { return }
         switch slot {
         case .ready(let frame): connection.slotBytes += frame.count
         case .durable(_, let frame, _): connection.slotBytes += frame.count
@@ -42,7 +42,7 @@ final class Outbox {
     /// slot before it, it goes straight into the connection's output, after the replies already there, with no
     /// frame of its own made; otherwise it waits in a slot behind the others.
     func enqueueDecision(_ text: UnsafeBufferPointer<UInt8>, to connection: ClientConnection) {
-        guard !connection.closed else { return }
+        guard !connection.state.isClosed else { return }
         guard connection.slots.isEmpty else {
             enqueue(.ready(.decision(JSONText(bytes: Array(text)))), to: connection)
             return
@@ -53,8 +53,8 @@ final class Outbox {
 
     /// Puts `connection` on the list settled and written at the end of the batch.
     private func remember(_ connection: ClientConnection) {
-        if !connection.inOutbox {
-            connection.inOutbox = true
+        if !connection.onOutboxList {
+            connection.onOutboxList = true
             dirty.append(connection)
         }
     }
@@ -68,7 +68,7 @@ final class Outbox {
         var taken: [ClientConnection] = []
         swap(&taken, &spare)
         swap(&taken, &dirty)
-        for connection in taken { connection.inOutbox = false }
+        for connection in taken { connection.onOutboxList = false }
         for connection in taken { body(connection) }
         taken.removeAll(keepingCapacity: true)
         spare = taken
@@ -77,8 +77,8 @@ final class Outbox {
     /// Forgets `connection` (handed to another loop with its replies settled): the end of the batch does not
     /// settle it.
     func remove(_ connection: ClientConnection) {
-        guard connection.inOutbox else { return }
-        connection.inOutbox = false
+        guard connection.onOutboxList else { return }
+        connection.onOutboxList = false
         dirty.removeAll { $0 === connection }
     }
 

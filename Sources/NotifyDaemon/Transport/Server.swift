@@ -59,8 +59,8 @@ final class Server {
     #else
     private unowned(unsafe) let commits: (any CommitOutcomes)?
     #endif
-    private var listenFD: Int32
-    private var connections: [Int32: ClientConnection] = [:]
+    private var listenFD: FileDescriptor?
+    private var connections: [FileDescriptor: ClientConnection] = [:]
     private var connectionsPerUID: [UInt32: Int] = [:]
     private var nextConnectionID: UInt64 = 0
     private let outbox = Outbox()
@@ -80,7 +80,7 @@ final class Server {
     private var drainedReported = false
     /// On the main loop's server when lanes run (see ``Lane``): offered each connection accepted (its descriptor, id
     /// and peer), true when a lane took it. The caps still count it here.
-    var handOff: ((Int32, UInt64, PeerCredentials) -> Bool)?
+    var handOff: ((FileDescriptor, UInt64, PeerCredentials) -> Bool)?
     /// On a lane's server: takes a connection with a call the lane does not answer, to the main loop's server, at
     /// the end of the turn (see ``Lane``).
     var migrate: ((ClientConnection) -> Void)?
@@ -107,7 +107,7 @@ final class Server {
     var connectionCount: Int { connections.count + laneConnections }
 
     init(
-        loop: EventLoop, listenFD: Int32, settings: Settings, handler: CallHandler,
+        loop: EventLoop, listenFD: FileDescriptor?, settings: Settings, handler: CallHandler,
         commits: (any CommitOutcomes)? = nil
     ) {
         self.loop = loop
@@ -119,7 +119,7 @@ final class Server {
 
     /// Starts accepting, the idle sweep, and the end-of-batch commit and flush. `commitDescriptor` becomes readable
     /// when a commit made off the loop's thread is over: the replies that waited for it are written then.
-    func start(commitDescriptor: Int32? = nil) throws(Errno) {
+    func start(commitDescriptor: FileDescriptor? = nil) throws(Errno) {
         if let commitDescriptor {
             try loop.register(commitDescriptor, events: Poll.input) { [me] _ in
                 let server = me.value
@@ -127,7 +127,7 @@ final class Server {
                 server.settleAwaiting()
             }
         }
-        if listenFD >= 0 {
+        if let listenFD {
             try loop.register(listenFD, events: Poll.input) { [me] _ in me.value.acceptReady = true }
         }
         loop.afterEachBatch { [me] in
@@ -155,9 +155,9 @@ final class Server {
     // MARK: accepting
 
     private func acceptAll() {
-        guard listenFD >= 0 else { return }
+        guard let listenFD else { return }
         for _ in 0..<64 {
-            let fd: Int32?
+            let fd: FileDescriptor?
             do {
                 fd = try Sys.acceptNonBlocking(listenFD)
             } catch {
@@ -172,7 +172,7 @@ final class Server {
     }
 
     /// Takes `fd` as a client connection; false when a connection cap refused it.
-    private func admit(_ fd: Int32) -> Bool {
+    private func admit(_ fd: FileDescriptor) -> Bool {
         let peer: PeerCredentials
         do {
             peer = try Sys.peerCredentials(fd)
@@ -200,7 +200,7 @@ final class Server {
     /// Serves `fd` as a client connection with `id`; false (`fd` closed) when the loop cannot watch it. A lane's
     /// server opens the connections the main loop's hands it this way.
     @discardableResult
-    func open(_ fd: Int32, id: UInt64, peer: PeerCredentials) -> Bool {
+    func open(_ fd: FileDescriptor, id: UInt64, peer: PeerCredentials) -> Bool {
         let connection = ClientConnection(
             fd: fd, id: id, peer: peer, maxMessageBytes: settings.maxMessageBytes, now: Sys.monotonicNanoseconds())
         do {
@@ -231,7 +231,7 @@ final class Server {
     /// Takes over a connection a lane's server migrated (see ``Lane``): the call it put back and the frames behind it
     /// are handled here, after the replies the lane queued, which are written first.
     func adopt(_ connection: ClientConnection) {
-        connection.migrated = false
+        connection.state.adopt()
         laneConnections -= 1
         drainedReported = false
         connections[connection.fd] = connection
@@ -245,13 +245,13 @@ final class Server {
         }
         connection.lastActivity = Sys.monotonicNanoseconds()
         processFrames(connection)
-        if connection.closeAfterFlush {
+        if connection.state.isClosing {
             pauseReading(connection)
             outbox.enqueue(.ready(.encoded([])), to: connection)
         } else if connection.queuedBytes >= settings.maxOutputBytes {
             pauseReading(connection)
         }
-        if !connection.closed { settle(connection) }
+        if !connection.state.isClosed { settle(connection) }
         settleFinishedCommit()
     }
 
@@ -262,14 +262,14 @@ final class Server {
         connection.decoder.unread(frame)
         outbox.remove(connection)
         connection.settleSlots { _ in true }
-        if connection.backlogged {
+        if connection.onBacklog {
             backlog.removeAll { $0 === connection }
-            connection.backlogged = false
+            connection.onBacklog = false
         }
         loop.unregister(connection.fd)
         connections[connection.fd] = nil
-        connection.watchingWrite = false
-        connection.migrated = true
+        connection.watchedForOutput = false
+        connection.state.migrate()
         migrating.append(connection)
     }
 
@@ -284,11 +284,10 @@ final class Server {
     private func ready(_ connection: ClientConnection, events: UInt32) {
         if events & Poll.output != 0 {
             writable(connection)
-            if connection.closed || connection.migrated { return }
+            if connection.state.hasLeft { return }
         }
-        if events & (Poll.input | Poll.peerClosed | Poll.hangUp | Poll.error) != 0,
-            !connection.readPaused, !connection.inputClosed
-        {
+        // After the end of the input, reading is paused (see ``ConnectionState/closing(readPaused:)``).
+        if events & (Poll.input | Poll.peerClosed | Poll.hangUp | Poll.error) != 0, !connection.state.isReadPaused {
             readable(connection)
         } else if events & Poll.error != 0 {
             close(connection)
@@ -297,10 +296,10 @@ final class Server {
 
     private func readable(_ connection: ClientConnection) {
         // A backlogged connection reads again once its buffered frames are handled; the kernel holds the rest.
-        guard !connection.backlogged else { return }
+        guard !connection.onBacklog else { return }
         connection.lastActivity = Sys.monotonicNanoseconds()
         var reads = 0
-        while reads < 4, !connection.backlogged, !connection.closeAfterFlush, !connection.migrated,
+        while reads < 4, !connection.onBacklog, connection.state.handlesFrames,
             connection.queuedBytes < settings.maxOutputBytes
         {
             reads += 1
@@ -314,8 +313,8 @@ final class Server {
             }
             guard let n else { break }
             if n == 0 {
-                connection.inputClosed = true
-                connection.closeAfterFlush = true
+                // End of the input: closing, and reading is paused below.
+                connection.state.closeAfterOutput()
                 if let seen = connection.oversizeBytes {
                     connection.oversizeBytes = nil
                     violation(.messageTooLarge(size: seen, max: settings.maxMessageBytes, complete: false), connection)
@@ -330,16 +329,22 @@ final class Server {
             }
             if n < readBuffer.count { break }
         }
-        if connection.migrated { return }
-        if connection.closeAfterFlush {
+        switch connection.state {
+        case .migrated:
+            return
+        case .closed:
+            break
+        case .closing:
             pauseReading(connection)
             // Closed at the end of the batch, once the replies before it are written.
             outbox.enqueue(.ready(.encoded([])), to: connection)
-        } else if connection.queuedBytes >= settings.maxOutputBytes {
-            // Frames still in the decoder are handled once the client has read its replies.
-            pauseReading(connection)
-        } else {
-            writeReadyReplies(connection)
+        case .reading, .readPaused:
+            if connection.queuedBytes >= settings.maxOutputBytes {
+                // Frames still in the decoder are handled once the client has read its replies.
+                pauseReading(connection)
+            } else {
+                writeReadyReplies(connection)
+            }
         }
         settleFinishedCommit()
     }
@@ -362,7 +367,7 @@ final class Server {
     /// connection used its ``framesPerTurn``; in the last case it joins the backlog for the next turn.
     private func processFrames(_ connection: ClientConnection) {
         var budget = Self.framesPerTurn
-        while !connection.closeAfterFlush, connection.queuedBytes < settings.maxOutputBytes {
+        while connection.state.handlesFrames, connection.queuedBytes < settings.maxOutputBytes {
             if budget == 0 {
                 deferToNextTurn(connection)
                 return
@@ -405,7 +410,7 @@ final class Server {
                 } catch {
                     // Nesting past the limit leaves the frame well-formed: a call whose method can be read gets a
                     // typed error and the connection goes on.
-                    if error.cause?.code == .tooDeep, !connection.monitorMore,
+                    if error.cause?.code == .tooDeep, !connection.isStreaming,
                         let head = frame.withUnsafeBytes({
                             VarlinkCallHead(tooDeep: $0, maxDepth: settings.maxJSONDepth)
                         }),
@@ -417,7 +422,7 @@ final class Server {
                     return
                 }
             }
-            guard !connection.monitorMore else {
+            guard !connection.isStreaming else {
                 // Its reply could only come after the Monitor stream, which ends only with the connection.
                 violation(
                     VarlinkProtocolError(
@@ -454,7 +459,7 @@ final class Server {
             guard tape.parse(bytes, maxDepth: settings.maxJSONDepth) else { return .left }
             return tape.withRoot(bytes) { root in
                 guard let view = VarlinkCallView(root) else { return .left }
-                if !connection.monitorMore, handler.handle(view, from: connection, outbox: outbox) { return .handled }
+                if !connection.isStreaming, handler.handle(view, from: connection, outbox: outbox) { return .handled }
                 return .call(view.call)
             }
         }
@@ -474,8 +479,8 @@ final class Server {
 
     /// Queues `connection` to continue with its buffered frames after every other ready connection had its turn.
     private func deferToNextTurn(_ connection: ClientConnection) {
-        guard !connection.backlogged else { return }
-        connection.backlogged = true
+        guard !connection.onBacklog else { return }
+        connection.onBacklog = true
         backlog.append(connection)
         guard !backlogTurnScheduled else { return }
         backlogTurnScheduled = true
@@ -487,11 +492,11 @@ final class Server {
         backlogTurnScheduled = false
         let waiting = backlog
         backlog.removeAll(keepingCapacity: true)
-        for connection in waiting where !connection.closed {
-            connection.backlogged = false
-            guard !connection.readPaused else { continue }  // resumed by `writable` once the client reads
+        for connection in waiting where !connection.state.isClosed {
+            connection.onBacklog = false
+            guard !connection.state.isReadPaused else { continue }  // resumed by `writable` once the client reads
             processFrames(connection)
-            if connection.migrated { continue }
+            if case .migrated = connection.state { continue }
             if connection.queuedBytes >= settings.maxOutputBytes {
                 pauseReading(connection)
             } else {
@@ -504,20 +509,19 @@ final class Server {
     private func violation(_ error: VarlinkProtocolError, _ connection: ClientConnection) {
         droppedTotal += 1
         handler.protocolViolation(error, connection: connection)
-        connection.closeAfterFlush = true
+        connection.state.closeAfterOutput()
         outbox.enqueue(.ready(.encoded([])), to: connection)
     }
 
     private func pauseReading(_ connection: ClientConnection) {
-        guard !connection.readPaused, !connection.closed else { return }
-        connection.readPaused = true
+        guard connection.state.pauseReading() else { return }
         updateInterest(connection)
     }
 
     private func updateInterest(_ connection: ClientConnection) {
         var events: UInt32 = 0
-        if !connection.readPaused { events |= (Poll.input | Poll.peerClosed) }
-        if connection.watchingWrite { events |= Poll.output }
+        if !connection.state.isReadPaused { events |= (Poll.input | Poll.peerClosed) }
+        if connection.watchedForOutput { events |= Poll.output }
         do {
             try loop.modify(connection.fd, events: events)
         } catch {
@@ -535,7 +539,7 @@ final class Server {
             commits?.endBatch()
             if !awaitingCommit.isEmpty { settleAwaiting() }
             outbox.takeDirty { connection in
-                if !connection.closed { settle(connection) }
+                if !connection.state.isClosed { settle(connection) }
             }
             if outbox.isEmpty { break }
         }
@@ -544,8 +548,8 @@ final class Server {
     /// Moves the connection's settled replies to its output and writes them; remembers it when some still wait.
     private func settle(_ connection: ClientConnection) {
         let done = connection.settleSlots { commits?.outcome(ofBatch: $0) ?? true }
-        if !done, !connection.awaitingCommit {
-            connection.awaitingCommit = true
+        if !done, !connection.onAwaitingCommitList {
+            connection.onAwaitingCommitList = true
             awaitingCommit.append(connection)
         }
         writable(connection)
@@ -556,8 +560,8 @@ final class Server {
         let waiting = awaitingCommit
         awaitingCommit.removeAll(keepingCapacity: true)
         for connection in waiting {
-            connection.awaitingCommit = false
-            if !connection.closed { settle(connection) }
+            connection.onAwaitingCommitList = false
+            if !connection.state.isClosed { settle(connection) }
         }
         if isStopping { closeFinishedConnections() }
     }
@@ -568,24 +572,24 @@ final class Server {
             return
         }
         let pending = connection.pendingOutputBytes
-        if pending == 0, connection.closeAfterFlush, connection.slots.isEmpty {
+        if pending == 0, connection.state.isClosing, connection.slots.isEmpty {
             close(connection)
             return
         }
         let wantWrite = pending > 0
-        var changed = wantWrite != connection.watchingWrite
-        connection.watchingWrite = wantWrite
-        if connection.readPaused, !connection.closeAfterFlush, pending < settings.maxOutputBytes / 2 {
-            connection.readPaused = false
+        var changed = wantWrite != connection.watchedForOutput
+        connection.watchedForOutput = wantWrite
+        if case .readPaused = connection.state, pending < settings.maxOutputBytes / 2 {
+            connection.state.resumeReading()
             changed = true
         }
         if changed { updateInterest(connection) }
-        if !connection.readPaused, !connection.backlogged, connection.decoder.bufferedByteCount > 0,
+        if !connection.state.isReadPaused, !connection.onBacklog, connection.decoder.bufferedByteCount > 0,
             pending < settings.maxOutputBytes
         {
             // Frames that arrived while reading was paused.
             processFrames(connection)
-            if connection.migrated { return }
+            if case .migrated = connection.state { return }
             if connection.queuedBytes >= settings.maxOutputBytes { pauseReading(connection) }
         }
     }
@@ -594,8 +598,7 @@ final class Server {
 
     /// Closes one connection now.
     func close(_ connection: ClientConnection) {
-        guard !connection.closed else { return }
-        connection.closed = true
+        guard connection.state.close() else { return }
         loop.unregister(connection.fd)
         Sys.close(connection.fd)
         connections[connection.fd] = nil
@@ -609,7 +612,7 @@ final class Server {
         let now = Sys.monotonicNanoseconds()
         let limit = UInt64(settings.idleTimeoutSeconds) * 1_000_000_000
         for connection in Array(connections.values)
-        where !connection.monitorMore && connection.pendingOutputBytes == 0 && connection.slots.isEmpty
+        where !connection.isStreaming && connection.pendingOutputBytes == 0 && connection.slots.isEmpty
             && now &- connection.lastActivity > limit
         {
             close(connection)
@@ -618,10 +621,10 @@ final class Server {
 
     /// Stops accepting new clients; the listening socket is closed.
     func stopAccepting() {
-        guard listenFD >= 0 else { return }
+        guard let listenFD else { return }
         loop.unregister(listenFD)
         Sys.close(listenFD)
-        listenFD = -1
+        self.listenFD = nil
     }
 
     /// Begins a graceful stop: stops accepting, and closes each connection once it has nothing left to do.
@@ -652,7 +655,7 @@ final class Server {
 
     /// Nothing to answer or write: no frame buffered or unread, no reply queued.
     private func isFinished(_ connection: ClientConnection) -> Bool {
-        !connection.backlogged && connection.slots.isEmpty && connection.pendingOutputBytes == 0
+        !connection.onBacklog && connection.slots.isEmpty && connection.pendingOutputBytes == 0
             && connection.decoder.bufferedByteCount == 0 && connection.oversizeBytes == nil
             && !Sys.hasInput(connection.fd)
     }

@@ -21,7 +21,7 @@ enum UnixListener {
     /// the children it starts (a program it builds, made without its execute bits). The daemon masks group and
     /// others once, before its threads start (``NotifyDaemon/maskGroupAndOthers()``), so that until the `chmod`
     /// only its own user can connect.
-    static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 512) throws(ListenerError) -> Int32 {
+    static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 512) throws(ListenerError) -> FileDescriptor {
         guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw ListenerError(message: "socket path '\(path)' is longer than 107 bytes")
         }
@@ -41,23 +41,24 @@ enum UnixListener {
                         + "refusing to replace it: stop that process or remove the socket file")
             }
         }
-        let fd: Int32
+        let fd: FileDescriptor
         do {
-            fd = try Sys.check("socket(AF_UNIX)") {
-                socket(
-                    AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-                    0)
-            }
+            fd = try FileDescriptor(
+                rawValue: Sys.check("socket(AF_UNIX)") {
+                    socket(
+                        AF_UNIX,
+                        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                })
             var address = makeAddress(path)
             try Sys.check("bind(\(path))") {
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                        Glibc.bind(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                     }
                 }
             }
             try Sys.check("chmod(\(path))") { chmod(path, mode) }
-            try Sys.check("listen(\(path))") { listen(fd, backlog) }
+            try Sys.check("listen(\(path))") { listen(fd.rawValue, backlog) }
         } catch {
             throw ListenerError(message: "cannot listen on '\(path)': \(error)")
         }
@@ -65,11 +66,11 @@ enum UnixListener {
     }
 
     /// Takes over a socket passed by systemd, making it non-blocking.
-    static func adopt(fd: Int32) throws(ListenerError) -> Int32 {
+    static func adopt(fd: FileDescriptor) throws(ListenerError) -> FileDescriptor {
         do {
             try Sys.setNonBlocking(fd)
         } catch {
-            throw ListenerError(message: "cannot use the socket passed by systemd (fd \(fd)): \(error)")
+            throw ListenerError(message: "cannot use the socket passed by systemd (fd \(fd.rawValue)): \(error)")
         }
         return fd
     }
@@ -99,14 +100,15 @@ enum UnixListener {
     /// Non-blocking: a live process whose backlog is full (or that is stopped) makes it fail with
     /// `EAGAIN` rather than hang.
     static func probe(path: String) -> Probe {
-        let fd = socket(
+        let raw = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .unknown(Errno(call: "socket(AF_UNIX)")) }
+        guard raw >= 0 else { return .unknown(Errno(call: "socket(AF_UNIX)")) }
+        let fd = FileDescriptor(rawValue: raw)
         defer { Sys.close(fd) }
         var address = makeAddress(path)
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         return probe(connectError: r == 0 ? nil : Errno(call: "connect(\(path))"))

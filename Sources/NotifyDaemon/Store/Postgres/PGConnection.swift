@@ -158,8 +158,12 @@ final class PGConnection {
         return rows
     }
 
-    /// The socket, to wait for notifications on.
-    var socket: Int32 { handle.map { PQsocket($0) } ?? -1 }
+    /// The socket, to wait for notifications on; `nil` without a connection.
+    var socket: FileDescriptor? {
+        guard let handle else { return nil }
+        let fd = PQsocket(handle)
+        return fd >= 0 ? FileDescriptor(rawValue: fd) : nil
+    }
 
     /// Reads what the server sent and returns the notifications received (`LISTEN`), channel and payload.
     func notifications() throws(StoreError) -> [(channel: String, payload: String)] {

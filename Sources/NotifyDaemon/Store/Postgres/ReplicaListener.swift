@@ -27,7 +27,7 @@ final class ReplicaListener {
     }
 
     /// The connection's socket, readable when a notification (or the connection's end) arrives.
-    var descriptor: Int32 { connection.socket }
+    var descriptor: FileDescriptor? { connection.socket }
 
     /// The other replicas' commits received so far; throws when the connection broke (``reconnect()``).
     func receive() throws(StoreError) -> [Commit] {
@@ -42,7 +42,7 @@ final class ReplicaListener {
     }
 
     /// Connects again and listens anew; returns the new socket.
-    func reconnect() throws(StoreError) -> Int32 {
+    func reconnect() throws(StoreError) -> FileDescriptor? {
         try connection.reconnect()
         try connection.exec("LISTEN \(PostgresSchema.channel)", "listen to the other replicas")
         return connection.socket
