@@ -213,7 +213,12 @@ final class Server {
 
     /// Moves the connection's settled replies to its output and writes them; remembers it when some still wait.
     func settle(_ connection: ClientConnection) {
-        let done = connection.settleSlots { commits?.outcome(ofBatch: $0) ?? true }
+        let done = connection.settleSlots { batch in
+            // A server without a pipeline (a lane's) queues only ready replies; with one, a durable reply waits while
+            // its batch has no outcome (`nil`).
+            guard let commits else { return true }
+            return commits.outcome(ofBatch: batch)
+        }
         if !done, !connection.onAwaitingCommitList {
             connection.onAwaitingCommitList = true
             awaitingCommit.append(connection)
