@@ -116,10 +116,10 @@ public final class Resolver: Sendable {
     let rootDefinitions: [PageDefinition?]
     /// Each page's definition and the index of its coordinator (``Graph/page(_:)``'s table): one lookup per page.
     let pageEntries: [PageID: (definition: PageDefinition, owner: Int)]
-    /// ``pageEntries`` by their two names' words, when every page's coordinator and case name is an inline ASCII
-    /// string (see ``pageEntry(_:)``); its values index ``pageEntryList``.
-    let inlinePageIndex: InlineNameIndex?
-    /// The entries of ``inlinePageIndex``.
+    /// ``pageEntries`` by their two names' bytes, when every page's coordinator and case name is ASCII (see
+    /// ``pageEntry(_:)``); its values index ``pageEntryList``.
+    let pageIndex: NameIndex?
+    /// The entries of ``pageIndex``.
     let pageEntryList: [(definition: PageDefinition, owner: Int)]
 
     /// A resolver for `graph`; the graph must have exactly one `app` coordinator (the loader checks it; a graph
@@ -182,7 +182,7 @@ public final class Resolver: Sendable {
         pageEntries = entries
         let list = Array(entries)
         pageEntryList = list.map(\.value)
-        inlinePageIndex = InlineNameIndex(
+        pageIndex = NameIndex(
             pairs: list.enumerated().map { (first: $1.key.coordinator, second: $1.key.name, value: $0) })
     }
 
@@ -321,25 +321,25 @@ public final class Resolver: Sendable {
     /// The index of the coordinator named `name`, if declared.
     ///
     /// A device's state names its coordinators, and reading it looks each name up. When every coordinator's name is
-    /// an inline ASCII string (at most 15 bytes), a name of that form is found by its two words, without hashing
-    /// it with SipHash; any other name goes to a dictionary, which compares as `String` does (canonical
-    /// equivalence: `"\u{212A}"`, the Kelvin sign, is `"K"`). Two ASCII strings are equivalent only when their bytes
-    /// are equal, so both ways find the same coordinator (``NameTable``).
+    /// ASCII, an ASCII name is found by its bytes (``NameIndex``), without hashing it with SipHash; any other name
+    /// goes to a dictionary, which compares as `String` does (canonical equivalence: `"\u{212A}"`, the Kelvin sign,
+    /// is `"K"`). Two ASCII strings are equivalent only when their bytes are equal, so both ways find the same
+    /// coordinator (``NameTable``).
     func coordinatorIndex(_ name: String) -> Int? {
         indexByName[name]
     }
 
     /// The definition of the page `id` and the index of its coordinator, if declared.
     ///
-    /// Found by the words of its two names when they are inline ASCII strings and the table was built (as for
+    /// Found by the bytes of its two names when they are ASCII and the table was built (as for
     /// ``coordinatorIndex(_:)``); otherwise by the dictionary, which compares as `String` does.
     func pageEntry(_ id: PageID) -> (definition: PageDefinition, owner: Int)? {
-        if let inlinePageIndex, let coordinator = InlineASCII.words(of: id.coordinator),
-            let name = InlineASCII.words(of: id.name)
-        {
-            return inlinePageIndex.value(of: coordinator, name).map { pageEntryList[$0] }
+        guard let pageIndex else { return pageEntries[id] }
+        switch pageIndex.find(id.coordinator, id.name) {
+        case .value(let index): return pageEntryList[index]
+        case .absent: return nil
+        case .notASCII: return pageEntries[id]
         }
-        return pageEntries[id]
     }
 
     /// Emits `activate app` unless the walk already starts with it.

@@ -202,7 +202,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     static func writeSwiftStringLiteral(_ s: String, into out: inout ByteWriter) {
         out.append(UInt8(ascii: "\""))
         defer { out.append(UInt8(ascii: "\"")) }
-        if out.appendIfPlainSmallASCII(s) { return }  // most values: nothing to escape, no byte loop
+        if out.appendIfPlain(s) { return }  // most values: nothing to escape, no byte loop
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -410,9 +410,8 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The description written in place as a JSON string, the arguments read where they are (not copied); false,
-    /// part of it written, at a string value whose Swift literal escapes a byte. A short ASCII value is judged and
-    /// written from its inline words in one step (``ByteWriter/appendIfPlainSmallASCII(_:)``), others after
-    /// ``Value/isDescribedPlainly``.
+    /// part of it written, at a string value whose Swift literal escapes a byte. A short value is judged and written
+    /// in one step (``ByteWriter/appendIfPlain(_:)``), others after ``Value/isDescribedPlainly``.
     private func writeDescriptionInPlace(into out: inout ByteWriter) -> Bool {
         out.append(UInt8(ascii: "\""))
         JSON.writeStringContents(id.coordinator, into: &out)
@@ -427,7 +426,7 @@ public struct Page: Sendable, Hashable, CustomStringConvertible {
                 switch arguments[i].value {
                 case .string(let text):
                     JSON.writeRaw("\\\"", into: &out)
-                    if !out.appendIfPlainSmallASCII(text) {
+                    if !out.appendIfPlain(text) {
                         guard arguments[i].value.isDescribedPlainly else { return false }
                         JSON.writeStringContents(text, into: &out)
                     }

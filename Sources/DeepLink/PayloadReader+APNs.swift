@@ -96,7 +96,7 @@ extension PayloadReader {
             switch member {
             case .alert:
                 if value.isString {
-                    if let text = value.stringValue { summary.alert = !text.isEmpty }
+                    summary.alert = !value.isEmptyString
                     continue
                 }
                 guard value.isObject else {
@@ -144,6 +144,12 @@ extension PayloadReader {
             case .stringArray:
                 try PayloadPath.stringArray(value, PayloadPath.child(path(), key.string))
             case .interruptionLevel:
+                // The levels as written are told from their bytes; any other value (or spelling) is read as a string.
+                if value.isString("time-sensitive") || value.isString("active") || value.isString("passive")
+                    || value.isString("critical")
+                {
+                    continue
+                }
                 let level = try PayloadPath.string(value, PayloadPath.child(path(), key.string))
                 switch level {
                 case "active", "passive", "time-sensitive", "critical": break
@@ -172,8 +178,8 @@ extension PayloadReader {
             switch member {
             case .text:  // title, subtitle, body: text, or a Live Activity's {loc-key, loc-args}
                 if value.isString {
-                    // Once one text shows, the others need not be made into strings to see that they are empty.
-                    if !shows, let text = value.stringValue { shows = !text.isEmpty }
+                    // Whether a text shows is told from its bytes: no string is made of it.
+                    if !shows { shows = !value.isEmptyString }
                 } else if value.isObject {
                     try checkLocalized(value, path: PayloadPath.child(path(), key.string), warnings: &warnings)
                     shows = true

@@ -74,52 +74,43 @@ public struct ByteWriter: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// Appends the UTF-8 of `text` as it is (no escaping): a short ASCII string (see ``SmallASCII``), as most names
-    /// and values are, with two stores from its inline form; others through their contiguous bytes.
+    /// Appends the UTF-8 of `text` as it is (no escaping): a string of up to 16 bytes, as most names and values
+    /// are, with two stores of its words (``UTF8Bytes/short(_:)``); others from where the string keeps them.
     @inlinable
     public mutating func append(utf8 text: String) {
-        if SmallASCII.isAvailable, appendSmallASCII(SmallASCII.words(of: text)) { return }
-        var text = text
-        text.withUTF8 { append($0) }
+        if let (words, count) = UTF8Bytes.short(text) {
+            appendWords(words, count: count)
+        } else {
+            UTF8Bytes.with(text) { append($0) }
+        }
     }
 
-    /// Appends `text` when it is a short ASCII string (see ``SmallASCII``) with no quote, backslash, control character
-    /// or DEL, the bytes a Swift string literal escapes; false, with nothing appended, otherwise.
-    public mutating func appendIfPlainSmallASCII(_ text: String) -> Bool {
-        guard SmallASCII.isAvailable else { return false }
-        let words = SmallASCII.words(of: text)
-        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, orDelete: true) else { return false }
-        return appendSmallASCII(words)
+    /// Appends `text` when it has at most 16 UTF-8 bytes and none of them is a quote, a backslash, a control
+    /// character or DEL, the bytes a Swift string literal escapes; false, with nothing appended, otherwise.
+    public mutating func appendIfPlain(_ text: String) -> Bool {
+        guard let (words, count) = UTF8Bytes.short(text) else { return false }
+        return appendIfPlain(words, count: count, orDelete: true)
     }
 
-    /// True when one of the bytes of the inline ASCII string `words` is a quote, a backslash or a control character,
-    /// or, with `orDelete`, DEL; the bytes past its end are not looked at. Sixteen bytes compared at once (C, SSE2).
+    /// Appends the `count` bytes of `words` (see ``UTF8Bytes/short(_:)``) when none is a quote, a backslash or a
+    /// control character, or, with `orDelete`, DEL; false, with nothing appended, otherwise. Sixteen bytes are
+    /// judged at once (C, SSE2) and written with two stores: the short names and values that most strings are need
+    /// no byte loop.
     @inline(__always)
-    static func marksAByte(of words: (UInt64, UInt64), orDelete: Bool) -> Bool {
-        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
-        let low = UInt64(littleEndian: words.0)
-        let high = UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF
-        return notifyd_inline_special(low, high, count, orDelete ? 1 : 0) != 0
-    }
-
-    /// Appends the bytes of an inline ASCII string with two stores; false, with nothing appended, for another string.
-    @usableFromInline @inline(__always)
-    mutating func appendSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
-        guard SmallASCII.isSmallASCII(words) else { return false }
-        if capacity &- used < 16 { grow(toHold: 16) }
-        let target = UnsafeMutableRawPointer(base + used)
-        target.storeBytes(of: words.0, as: UInt64.self)
-        target.storeBytes(of: words.1 & 0x00FF_FFFF_FFFF_FFFF, toByteOffset: 8, as: UInt64.self)
-        used &+= Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
+    mutating func appendIfPlain(_ words: (UInt64, UInt64), count: Int, orDelete: Bool) -> Bool {
+        guard notifyd_special_words(words.0, words.1, count, orDelete ? 1 : 0) == 0 else { return false }
+        appendWords(words, count: count)
         return true
     }
 
-    /// Appends the bytes of an inline ASCII string (see ``SmallASCII``) with two stores, when none of them needs
-    /// a JSON escape (a quote, a backslash, a control character); false, with nothing appended, otherwise.
-    @inline(__always)
-    mutating func appendPlainSmallASCII(_ words: (UInt64, UInt64)) -> Bool {
-        guard SmallASCII.isSmallASCII(words), !Self.marksAByte(of: words, orDelete: false) else { return false }
-        return appendSmallASCII(words)
+    /// Appends the first `count` (at most 16) bytes of two little-endian words with two stores.
+    @usableFromInline @inline(__always)
+    mutating func appendWords(_ words: (UInt64, UInt64), count: Int) {
+        if capacity &- used < 16 { grow(toHold: 16) }
+        let target = UnsafeMutableRawPointer(base + used)
+        target.storeBytes(of: words.0.littleEndian, as: UInt64.self)
+        target.storeBytes(of: words.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+        used &+= count
     }
 
     /// Appends `count` bytes that `fill` writes from the pointer it is given (it must write all of them).

@@ -136,33 +136,21 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         index(ofKey: key) != nil
     }
 
-    /// `a == b`, answered from two words when both are short ASCII strings (as keys nearly always are).
+    /// `a == b`: the standard library compares the two strings' representations first, so equal short keys (as
+    /// keys nearly always are) answer without looking at their bytes.
     @inlinable
     public static func keysEqual(_ a: String, _ b: String) -> Bool {
-        if SmallASCII.isAvailable, let equal = SmallASCII.equal(SmallASCII.words(of: a), SmallASCII.words(of: b)) {
-            return equal
-        }
-        return a == b
+        a == b
     }
 
-    /// Where `key` is among the members: a key of the same UTF-8 length that compares equal. Short ASCII keys
-    /// (nearly all) compare as two words (see ``SmallASCII``); other comparisons check lengths first (O(1) for
-    /// native strings) to skip most full string comparisons.
+    /// Where `key` is among the members: a key of the same UTF-8 length that compares equal. The lengths are
+    /// compared first (O(1) for native and short strings), so most members are passed without a string comparison.
     @inlinable @inline(__always)
     func index(ofKey key: String) -> Int? {
-        let words = SmallASCII.words(of: key)
-        guard SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) else {
-            let length = key.utf8.count
-            return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
-        }
+        let length = key.utf8.count
         var i = 0
         while i < members.count {
-            let other = SmallASCII.words(of: members[i].key)
-            if other == words { return i }
-            // A short ASCII key differs from every other short ASCII string; any other string is compared.
-            if !SmallASCII.isSmallASCII(other), members[i].key.utf8.count == key.utf8.count, members[i].key == key {
-                return i
-            }
+            if members[i].key.utf8.count == length, members[i].key == key { return i }
             i += 1
         }
         return nil

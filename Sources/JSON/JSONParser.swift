@@ -62,8 +62,6 @@ struct JSONParser {
     var index = 0
     var depth = 0
     var scratch: [UInt8] = []
-    /// Short ASCII strings are built inline (see ``SmallASCII``).
-    let buildsSmallStrings = SmallASCII.isAvailable
 
     /// Objects with fewer keys than this check for duplicates without hashing.
     static let linearKeyLimit = 16
@@ -297,16 +295,11 @@ struct JSONParser {
         return false
     }
 
-    /// The string of the unescaped bytes from `start` to the closing quote at `index`. Short ASCII strings are
-    /// built inline, without the allocation and validation `String(decoding:)` does; others are checked here
-    /// (for the error's offset) and decoded.
+    /// The string of the unescaped bytes from `start` to the closing quote at `index`. Bytes that are not all ASCII
+    /// are checked here first (for the error's offset); the standard library keeps a string of up to 15 bytes
+    /// inside the string itself, without allocating.
     @inline(__always)
     func plainString(from start: Int, ascii: Bool) throws(JSONError) -> String {
-        let count = index - start
-        if ascii, count <= SmallASCII.capacity, buildsSmallStrings, let base = bytes.baseAddress {
-            if start + 16 <= bytes.count { return SmallASCII.make(loading: base + start, count: count) }
-            return SmallASCII.make(copying: base + start, count: count)
-        }
         if !ascii, let error = invalidUTF8(from: start) { throw error }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }

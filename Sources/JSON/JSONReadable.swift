@@ -22,6 +22,12 @@ public protocol JSONReadable {
     var isNumber: Bool { get }
     /// The string, or `nil` for any other kind.
     var stringValue: String? { get }
+    /// True for a string whose text is exactly `text`, told from its bytes without building a string. A tape's
+    /// string written with escapes answers false (``stringValue`` decodes it): a reader that accepts any spelling
+    /// compares ``stringValue`` when this is false.
+    func isString(_ text: StaticString) -> Bool
+    /// True for the empty string, told without building it.
+    var isEmptyString: Bool { get }
     /// The integer (a double with no fraction counts), or `nil`.
     var intValue: Int? { get }
     /// The number as a double, or `nil` for any other kind.
@@ -71,6 +77,22 @@ extension JSON: JSONReadable {
     /// True for a string.
     public var isString: Bool {
         if case .string = self { return true }
+        return false
+    }
+
+    /// True for a string whose text is exactly `text` (its UTF-8 bytes compared).
+    public func isString(_ text: StaticString) -> Bool {
+        guard case .string(let string) = self else { return false }
+        return UTF8Bytes.with(string) { utf8 in
+            guard utf8.count == text.utf8CodeUnitCount else { return false }
+            guard let base = utf8.baseAddress else { return true }
+            return UTF8Bytes.equal(base, text.utf8Start, count: utf8.count)
+        }
+    }
+
+    /// True for the empty string.
+    public var isEmptyString: Bool {
+        if case .string(let string) = self { return string.isEmpty }
         return false
     }
 

@@ -35,7 +35,7 @@ extension JSONTape {
             let node = value.node
             guard Int(node.length) == bytes.count else { return false }
             guard let other = bytes.baseAddress else { return true }
-            return JSONTape.equal(value.bytes + Int(node.start), other, count: bytes.count)
+            return UTF8Bytes.equal(value.bytes + Int(node.start), other, count: bytes.count)
         }
 
         /// The key as a string, built from its bytes.

@@ -144,7 +144,7 @@ struct TapeParser {
     mutating func literal(_ word: StaticString) throws(Stop) {
         let length = word.utf8CodeUnitCount
         guard index &+ length <= count else { throw .leftToTree }
-        guard JSONTape.equal(bytes + index, word.utf8Start, count: length) else { throw .leftToTree }
+        guard UTF8Bytes.equal(bytes + index, word.utf8Start, count: length) else { throw .leftToTree }
         index &+= length
     }
 
@@ -360,7 +360,7 @@ struct TapeParser {
     @inline(__always)
     func keyPrefix(start: Int, length: Int) -> UInt64 {
         guard start &+ 8 <= count else {
-            return JSONTape.prefix(of: UnsafeBufferPointer(start: bytes + start, count: length))
+            return UTF8Bytes.prefix(bytes + start, count: length)
         }
         let word = UInt64(littleEndian: UnsafeRawPointer(bytes + start).loadUnaligned(as: UInt64.self))
         return length >= 8 ? word : word & ((1 &<< UInt64(8 &* length)) &- 1)
@@ -375,7 +375,7 @@ struct TapeParser {
             let other = nodes[i]
             if other.bits == key.bits, other.length == key.length,
                 key.length <= 8
-                    || JSONTape.equal(
+                    || UTF8Bytes.equal(
                         bytes + (Int(other.start) &+ 8), bytes + (Int(key.start) &+ 8), count: Int(key.length) &- 8)
             {
                 return true

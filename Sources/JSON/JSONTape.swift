@@ -169,33 +169,6 @@ final class NodeBuffer: @unchecked Sendable {
 // MARK: - Reading values
 
 extension JSONTape {
-    /// The first eight bytes of `bytes` as a little-endian word, zeros after the end.
-    @inline(__always)
-    static func prefix(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var word: UInt64 = 0
-        for i in 0..<min(bytes.count, 8) { word |= UInt64(bytes[i]) << (8 * UInt64(i)) }
-        return word
-    }
-
-    /// True when the `count` bytes at `a` and at `b` are the same.
-    @inlinable @inline(__always)
-    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var i = 0
-        while i &+ 8 <= count {
-            let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
-            if x != y { return false }
-            i &+= 8
-        }
-        while i < count {
-            if a[i] != b[i] { return false }
-            i &+= 1
-        }
-        return true
-    }
-}
-
-extension JSONTape {
     /// A value of a tape; valid inside ``JSONTape/withRoot(_:_:)`` only.
     public struct Value {
         /// The document's first byte.
@@ -228,58 +201,48 @@ extension JSONTape {
 
         /// The value under `key` when this is an object, else `nil`.
         ///
-        /// Inlinable: where the key is a literal, its words are known where it is looked up.
+        /// Inlinable: where the key is a literal, its bytes are known where it is looked up.
         @inlinable
         public subscript(key: String) -> Value? {
             guard node.kind == .object else { return nil }
-            let words = SmallASCII.words(of: key)
-            if SmallASCII.isAvailable, SmallASCII.isSmallASCII(words) { return member(smallASCII: words) }
-            return member(key)
+            if let (words, count) = UTF8Bytes.short(key) { return member(words: words, count: count) }
+            return UTF8Bytes.with(key) { member(utf8: $0) }
         }
 
-        /// The member whose key is `key`, of any length: its first eight bytes are compared with each key's prefix,
-        /// then its other bytes.
-        @usableFromInline
-        func member(_ key: String) -> Value? {
-            var key = key
-            return key.withUTF8 { key in
-                let prefix = JSONTape.prefix(of: key)
-                var i = index + 1
-                let end = Int(node.next)
-                while i < end {
-                    let keyNode = nodes[i]
-                    if keyNode.bits == prefix, Int(keyNode.length) == key.count {
-                        guard key.count > 8, let keyBase = key.baseAddress else {
-                            return at(i + 1)
-                        }
-                        if JSONTape.equal(bytes + Int(keyNode.start) + 8, keyBase + 8, count: key.count - 8) {
-                            return at(i + 1)
-                        }
-                    }
-                    i = Int(nodes[i + 1].next)
-                }
-                return nil
-            }
-        }
-
-        /// The member whose key is the inline ASCII string of `words` (its first eight bytes, then the rest and the
-        /// count): the key's words are compared with each key's prefix, no bytes copied.
+        /// The member whose key is the `count` (at most 16) bytes of `words` (see ``UTF8Bytes/short(_:)``): the first
+        /// word and the length are compared with each key's prefix and length on the tape, then the second word.
         @inlinable @inline(__always)
-        func member(smallASCII words: (UInt64, UInt64)) -> Value? {
-            let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0x0F)
-            let prefix = UInt64(littleEndian: words.0)
+        func member(words: (UInt64, UInt64), count: Int) -> Value? {
+            var i = index + 1
+            let end = Int(node.next)
+            while i < end {
+                let keyNode = nodes[i]
+                if keyNode.bits == words.0, Int(keyNode.length) == count {
+                    if count <= 8 || UTF8Bytes.prefix(bytes + Int(keyNode.start) + 8, count: count &- 8) == words.1 {
+                        return at(i + 1)
+                    }
+                }
+                i = Int(nodes[i + 1].next)
+            }
+            return nil
+        }
+
+        /// The member whose key's UTF-8 is `key`: its first eight bytes and its length are compared with each key's
+        /// prefix and length on the tape, then, for a longer key, its other bytes.
+        @usableFromInline
+        func member(utf8 key: UnsafeBufferPointer<UInt8>) -> Value? {
+            let count = key.count
+            let keyBase = key.baseAddress
+            let prefix = keyBase.map { UTF8Bytes.prefix($0, count: count) } ?? 0
             var i = index + 1
             let end = Int(node.next)
             while i < end {
                 let keyNode = nodes[i]
                 if keyNode.bits == prefix, Int(keyNode.length) == count {
                     if count <= 8 { return at(i + 1) }
-                    // The key's bytes after its first eight, as the inline string keeps them (zeros after the end).
-                    var rest: UInt64 = 0
-                    for j in 0..<(count &- 8) {
-                        rest |= UInt64(bytes[Int(keyNode.start) &+ 8 &+ j]) &<< UInt64(8 &* j)
+                    if let keyBase, UTF8Bytes.equal(bytes + Int(keyNode.start) + 8, keyBase + 8, count: count &- 8) {
+                        return at(i + 1)
                     }
-                    if rest == UInt64(littleEndian: words.1) & 0x00FF_FFFF_FFFF_FFFF { return at(i + 1) }
                 }
                 i = Int(nodes[i + 1].next)
             }
@@ -307,8 +270,11 @@ extension JSONTape {
         public func isString(_ text: StaticString) -> Bool {
             let node = node
             guard node.kind == .string, Int(node.length) == text.utf8CodeUnitCount else { return false }
-            return JSONTape.equal(bytes + Int(node.start), text.utf8Start, count: text.utf8CodeUnitCount)
+            return UTF8Bytes.equal(bytes + Int(node.start), text.utf8Start, count: text.utf8CodeUnitCount)
         }
+
+        /// True for the empty string `""` (a string written with an escape is never empty).
+        public var isEmptyString: Bool { node.kind == .string && node.length == 0 }
 
         /// The string, decoded; `nil` for other kinds.
         public var stringValue: String? {
@@ -317,10 +283,6 @@ extension JSONTape {
             case .string:
                 let start = Int(node.start)
                 let count = Int(node.length)
-                if node.flag, count <= SmallASCII.capacity, SmallASCII.isAvailable {
-                    if start + 16 <= byteCount { return SmallASCII.make(loading: bytes + start, count: count) }
-                    return SmallASCII.make(copying: bytes + start, count: count)
-                }
                 return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
             case .escapedString:
                 // The tape checked it; the tree parser decodes the escapes.

@@ -159,11 +159,9 @@ extension JSON {
     /// Appends `s` with the escapes of a JSON string but without its quotes, for a string written in parts
     /// (`"` + part + part + `"` is the JSON string of the parts joined).
     public static func writeStringContents(_ s: String, into out: inout ByteWriter) {
-        if SmallASCII.isAvailable, out.appendPlainSmallASCII(SmallASCII.words(of: s)) { return }
-        if s.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &out) }) == nil {
-            var copy = s  // a small or bridged string: `withUTF8` gives its bytes contiguously
-            copy.withUTF8 { writeEscaped($0, into: &out) }
-        }
+        // A short string with nothing to escape (most names and values) in one step, others by runs and bytes.
+        if let (words, count) = UTF8Bytes.short(s), out.appendIfPlain(words, count: count, orDelete: false) { return }
+        UTF8Bytes.with(s) { writeEscaped($0, into: &out) }
     }
 
     /// Appends UTF-8 `bytes` as a quoted JSON string.

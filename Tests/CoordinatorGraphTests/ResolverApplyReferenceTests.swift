@@ -333,17 +333,30 @@ import Testing
     }
 }
 
-/// ``InlineNameIndex`` and ``Resolver/coordinatorIndex(_:)`` against a dictionary.
-@Suite struct InlineNameIndexTests {
+/// ``NameIndex`` and ``Resolver/coordinatorIndex(_:)`` against a dictionary.
+@Suite struct NameIndexTests {
+    /// What a dictionary of `entries` answers for `key`, as a ``NameIndex/Match`` of ASCII queries.
+    static func expected(_ entries: [String: Int], _ key: String) -> NameIndex.Match {
+        entries[key].map { .value($0) } ?? .absent
+    }
+
     @Test(arguments: [0, 1, 3, 17, 1_000, 10_000])
     func findsEveryNameAndNothingElse(count: Int) throws {
         var entries: [String: Int] = [:]
         for i in 0..<count { entries[i % 2 == 0 ? "c\(i)" : "coordinator\(i)"] = i * 7 }
-        let index = try #require(InlineNameIndex(entries))
-        for (name, value) in entries { #expect(index.value(of: InlineASCII.words(of: name)!) == value, "\(name)") }
-        for missing in ["", "c", "c1", "coordinator0", "c\(count)", "coord\(count + 1)", "123456789012345"] {
-            #expect(index.value(of: InlineASCII.words(of: missing)!) == entries[missing], "\(missing)")
+        entries["sixteen-byte-\(count % 10)xx"] = count * 7
+        let index = try #require(NameIndex(entries))
+        for (name, value) in entries { #expect(index.find(name) == .value(value), "\(name)") }
+        for missing in [
+            "", "c", "c1", "coordinator0", "c\(count)", "coord\(count + 1)", "123456789012345",
+            "sixteen-byte-\(count % 10)x", "sixteen-byte-\(count % 10)xxx", "a-name-longer-than-sixteen-bytes",
+        ] {
+            #expect(index.find(missing) == Self.expected(entries, missing), "\(missing)")
         }
+        #expect(index.find("c\u{301}") == .notASCII)
+        #expect(index.find("\u{212A}") == .notASCII)
+        #expect(index.find("a-name-longer-than-sixteen-bytes-\u{E9}") == .notASCII)
+        #expect(index.find("c1\u{0}") == .absent)
     }
 
     @Test(arguments: [0, 1, 5, 300, 5_000])
@@ -355,30 +368,33 @@ import Testing
             pairs.append((first, second, i * 3))
             entries[first + "." + second] = i * 3
         }
-        let index = try #require(InlineNameIndex(pairs: pairs))
-        func value(_ first: String, _ second: String) -> Int? {
-            index.value(of: InlineASCII.words(of: first)!, InlineASCII.words(of: second)!)
+        let index = try #require(NameIndex(pairs: pairs))
+        for (first, second, expected) in pairs {
+            #expect(index.find(first, second) == .value(expected), "\(first).\(second)")
         }
-        for (first, second, expected) in pairs { #expect(value(first, second) == expected, "\(first).\(second)") }
-        // The same names paired otherwise, a pair's names swapped, and a single name are not pairs of the table.
+        // The same names paired otherwise, a pair's names swapped, a single name, and the bytes of a pair split
+        // elsewhere between its two names are not pairs of the table.
         for (first, second) in [
             ("c1", "p0"), ("c0", "p1"), ("p0", "c0"), ("c0", "p37"), ("c0", ""), ("", "c0"), ("c36", "p36"),
+            ("c0p", "0"), ("c", "0p0"), ("c0", "a-name-longer-than-sixteen-bytes"), ("c0\u{0}", "p0"),
         ] {
-            #expect(value(first, second) == entries[first + "." + second], "\(first).\(second)")
+            #expect(index.find(first, second) == Self.expected(entries, first + "." + second), "\(first).\(second)")
         }
-        #expect(InlineNameIndex(pairs: [("cart", "sixteen-bytes-xx", 1)]) == nil)
-        #expect(InlineNameIndex(pairs: [("caf\u{E9}", "home", 1)]) == nil)
+        #expect(index.find("c\u{301}", "p0") == .notASCII)
+        #expect(index.find("c0", "p\u{301}") == .notASCII)
+        #expect(NameIndex(pairs: [("caf\u{E9}", "home", 1)]) == nil)
+        #expect(NameIndex(pairs: [("cart", "caf\u{E9}", 1)]) == nil)
     }
 
-    /// Pages are found as the dictionary of page ids finds them, inline or not.
+    /// Pages are found as the dictionary of page ids finds them, by their bytes or not.
     @Test func pageEntryFindsWhatTheDictionaryFinds() {
         let resolver = Shop.resolver
-        #expect(resolver.inlinePageIndex != nil)
+        #expect(resolver.pageIndex != nil)
         var queries = Array(resolver.pageEntries.keys)
         queries += [
             PageID(coordinator: "cart", name: "nope"), PageID(coordinator: "nope", name: "cart"),
             PageID(coordinator: "c\u{61}rt", name: "offer"), PageID(coordinator: "cart", name: "offer-longer-than-15"),
-            PageID(coordinator: "ca\u{301}rt", name: "offer"),
+            PageID(coordinator: "ca\u{301}rt", name: "offer"), PageID(coordinator: "car", name: "toffer"),
         ]
         for id in queries {
             #expect(resolver.pageEntry(id)?.definition.id == resolver.pageEntries[id]?.definition.id, "\(id)")
@@ -386,13 +402,15 @@ import Testing
         }
     }
 
-    @Test func isNotBuiltUnlessEveryNameIsInlineASCII() {
-        #expect(InlineNameIndex(["cart": 0, "sixteen-bytes-xx": 1]) == nil)
-        #expect(InlineNameIndex(["cart": 0, "caf\u{E9}": 1]) == nil)
-        #expect(InlineNameIndex(["cart": 0, "fifteen-bytes-x": 1]) != nil)
+    @Test func isNotBuiltUnlessEveryNameIsShortASCII() {
+        #expect(NameIndex(["cart": 0, "caf\u{E9}": 1]) == nil)
+        #expect(NameIndex(["cart": 0, "\u{212A}": 1]) == nil)
+        #expect(NameIndex(["cart": 0, "seventeen-bytes-x": 1]) == nil)
+        #expect(NameIndex(["cart": 0, "sixteen-bytes-xx": 1]) != nil)
+        #expect(NameIndex(pairs: [("cart", "seventeen-bytes-x", 1)]) == nil)
     }
 
-    /// Names are found as `String` equality finds them (canonical equivalence), inline or not.
+    /// Names are found as `String` equality finds them (canonical equivalence), by their bytes or not.
     @Test(arguments: [["K", "cart"], ["\u{E1}", "cart"], ["cart", "a-name-longer-than-fifteen-bytes"]])
     func coordinatorIndexFindsWhatADictionaryFinds(names: [String]) {
         let coordinators =

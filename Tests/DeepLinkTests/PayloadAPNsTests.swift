@@ -159,7 +159,8 @@ import Testing
         #expect(reading.candidates.map(\.field) == ["aps.target-content-id"])
     }
 
-    @Test(arguments: ["passive", "active", "time-sensitive", "critical"])
+    /// Written plainly, a level is told from its bytes; written with escapes, it is decoded and accepted too.
+    @Test(arguments: ["passive", "active", "time-sensitive", "critical", #"time\u002dsensitive"#, #"\u0061ctive"#])
     func interruptionLevelsAreAccepted(level: String) throws {
         #expect(throws: Never.self) {
             try payloadReading(#"{"aps": {"interruption-level": "\#(level)"}, "url": "shop://x"}"#)

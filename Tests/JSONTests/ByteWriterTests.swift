@@ -47,9 +47,8 @@ import Testing
         }
     }
 
-    /// Strings of every length around the inline limit, ASCII (two stores from the inline form) and not, built at
-    /// run time and from literals, appended one after the other from a nearly full buffer: the same bytes as their
-    /// UTF-8, nothing past them.
+    /// Strings of every length around the short-string limit, ASCII and not, built at run time and from literals,
+    /// appended one after the other from a nearly full buffer: the same bytes as their UTF-8, nothing past them.
     @Test func utf8OfShortAndLongStringsIsAppendedExactly() {
         var texts: [String] = []
         for length in 0...20 {
@@ -71,14 +70,14 @@ import Testing
         #expect(out.finish() == expected)
     }
 
-    /// A short ASCII string is appended as it is only when no byte of it is one a Swift literal escapes, wherever
-    /// that byte is; a longer or non-ASCII string is left to the caller.
-    @Test func onlyPlainShortASCIIStringsAreAppendedAsTheyAre() {
+    /// A string of up to 16 bytes is appended as it is only when no byte of it is one a Swift literal escapes,
+    /// wherever that byte is; a longer string is left to the caller.
+    @Test func onlyPlainShortStringsAreAppendedAsTheyAre() {
         var out = ByteWriter(capacity: 16)
         var expected: [UInt8] = []
-        for length in 0...15 {
+        for length in 0...16 {
             let plain = String("abcdefghijklmnopqrstuvwxyz".prefix(length))
-            let appended = out.appendIfPlainSmallASCII(plain)
+            let appended = out.appendIfPlain(plain)
             #expect(appended, "\(plain)")
             expected += Array(plain.utf8)
             for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}"] where length > 0 {
@@ -86,21 +85,24 @@ import Testing
                     var bytes = Array(plain.utf8)
                     bytes[position] = special.utf8.first!
                     let text = String(decoding: bytes, as: UTF8.self)
-                    let appended = out.appendIfPlainSmallASCII(text)
+                    let appended = out.appendIfPlain(text)
                     #expect(!appended, "\(Array(text.utf8))")
                 }
             }
         }
-        for other in ["abcdefghijklmnop", "é", String(repeating: "x", count: 40)] {
-            let appended = out.appendIfPlainSmallASCII(other)
+        for other in ["abcdefghijklmnopq", String(repeating: "x", count: 40)] {
+            let appended = out.appendIfPlain(other)
             #expect(!appended, "\(other)")
         }
-        let punctuation = out.appendIfPlainSmallASCII("~ }|{")
-        #expect(punctuation)
-        #expect(out.finish() == expected + Array("~ }|{".utf8))
+        for plain in ["~ }|{", "caf\u{E9}", "\u{2713} done"] {
+            let appended = out.appendIfPlain(plain)
+            #expect(appended, "\(plain)")
+            expected += Array(plain.utf8)
+        }
+        #expect(out.finish() == expected)
     }
 
-    /// Every ASCII byte at every position of every inline length: a short string is appended as it is exactly when
+    /// Every ASCII byte at every position of every short length: a short string is appended as it is exactly when
     /// none of its bytes needs an escape (a quote, a backslash, a control character, and for a Swift literal DEL),
     /// and a JSON string is written with the escapes a plain byte loop gives, whichever way it is written.
     @Test func everyASCIIByteOfAnInlineStringIsJudgedAsAByteLoopJudgesIt() {
@@ -121,15 +123,15 @@ import Testing
             }
             return out
         }
-        for length in 1...15 {
+        for length in 1...17 {
             for position in 0..<length {
                 for byte in UInt8(0)...0x7F {
-                    var bytes = Array("abcdefghijklmno".utf8.prefix(length))
+                    var bytes = Array("abcdefghijklmnopq".utf8.prefix(length))
                     bytes[position] = byte
                     let text = String(decoding: bytes, as: UTF8.self)
                     let special = byte < 0x20 || byte == 0x22 || byte == 0x5C
                     var out = ByteWriter(capacity: 4)
-                    #expect(out.appendIfPlainSmallASCII(text) == !(special || byte == 0x7F), "\(bytes)")
+                    #expect(out.appendIfPlain(text) == (length <= 16 && !(special || byte == 0x7F)), "\(bytes)")
                     var json = ByteWriter(capacity: 4)
                     JSON.writeStringContents(text, into: &json)
                     #expect(json.finish() == reference(bytes), "\(bytes)")

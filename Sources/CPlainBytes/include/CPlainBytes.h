@@ -54,10 +54,9 @@ static inline uint32_t notifyd_console16(const uint8_t *p, uint32_t *quote) {
     return marks;
 #endif
 }
-/// For a string of at most 15 ASCII bytes kept inline (its two words, `count` bytes used): nonzero when one of those
-/// bytes is a quote, a backslash or a control character, or, with `del`, DEL (0x7F). The bytes past `count` are
-/// not looked at.
-static inline uint32_t notifyd_inline_special(uint64_t low, uint64_t high, long count, int del) {
+/// For at most 16 bytes held as two little-endian words (`count` bytes used): nonzero when one of those bytes is a
+/// quote, a backslash or a control character, or, with `del`, DEL (0x7F). The bytes past `count` are not looked at.
+static inline uint32_t notifyd_special_words(uint64_t low, uint64_t high, long count, int del) {
 #if defined(__SSE2__)
     __m128i v = _mm_set_epi64x((long long)high, (long long)low);
     __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22));
