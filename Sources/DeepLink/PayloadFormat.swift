@@ -1,6 +1,7 @@
 /// A notification payload format that ``PayloadReader`` understands.
 ///
-/// The raw values are the names used on the wire, in decisions (`source.format`) and on the command line.
+/// The raw values are the names used on the wire, in decisions (`source.format`) and on the command line. The rest of
+/// what a format is lives in its reader's file (`PayloadReader+<Format>.swift`), registered in `PayloadFormats.all`.
 public enum PayloadFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// An Apple Push Notification service payload: an `aps` dictionary plus custom top-level keys.
     case apns
@@ -27,25 +28,9 @@ public enum PayloadFormat: String, Sendable, Hashable, CaseIterable, CustomStrin
     public var description: String { rawValue }
 
     /// The name people use for the format, for messages: `APNs`, `FCM`, …
-    public var displayName: String {
-        switch self {
-        case .apns: return "APNs"
-        case .fcm: return "FCM"
-        case .fcmLegacy: return "FCM legacy"
-        case .ntfy: return "ntfy"
-        case .gotify: return "Gotify"
-        case .webpush: return "Web Push"
-        case .expo: return "Expo"
-        case .link: return "bare link"
-        }
-    }
+    public var displayName: String { PayloadFormats.entry(for: self).displayName }
 
     /// True for the formats whose services cap a payload at 4096 bytes (APNs, FCM, Web Push, Expo); strict mode
     /// enforces it.
-    public var hasSizeLimit: Bool {
-        switch self {
-        case .apns, .fcm, .fcmLegacy, .webpush, .expo: return true
-        case .ntfy, .gotify, .link: return false
-        }
-    }
+    public var hasSizeLimit: Bool { PayloadFormats.entry(for: self).hasSizeLimit }
 }

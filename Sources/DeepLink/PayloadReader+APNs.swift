@@ -1,5 +1,32 @@
 import JSON
 
+/// The APNs format: an `aps` member marks it.
+enum APNsFormat: PayloadFormatReader {
+    static let format = PayloadFormat.apns
+    static let displayName = "APNs"
+    static let hasSizeLimit = true
+    static let expected: String? = "'aps'"
+    static let misfit = "it has no 'aps' dictionary"
+
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        stage == .marker && object["aps"] != nil
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["aps"] != nil
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readAPNs(root, fields: reader.fields.apns, format: .apns, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        reader.apnsFields(root, fields: reader.fields.apns)
+    }
+}
+
 /// APNs: the `aps` dictionary plus custom top-level keys.
 ///
 /// Candidates, in priority order: each configured link key (a path from the top level), the page that

@@ -1,5 +1,52 @@
 import JSON
 
+/// The Expo format: `to` naming an Expo push token, or `to` beside Expo's own top-level keys.
+enum ExpoFormat: PayloadFormatReader {
+    static let format = PayloadFormat.expo
+    static let displayName = "Expo"
+    static let hasSizeLimit = true
+    static let expected: String? = "'to' with an Expo push token"
+    static let misfit = "it has no 'to', 'title', 'body' or 'data'"
+
+    /// The top-level keys of an Expo message that other formats' `to`-addressed messages do not have.
+    static let expoKeys = [
+        "title", "body", "subtitle", "sound", "badge", "channelId", "categoryId", "_contentAvailable",
+        "mutableContent", "richContent", "interruptionLevel", "expiration", "ttl",
+    ]
+
+    /// An Expo push message: `to` holds an Expo push token, or sits beside Expo's top-level keys.
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        guard stage == .shape, let to = object["to"], object["notification"] == nil,
+            object["registration_ids"] == nil
+        else {
+            return false
+        }
+        var first = to.stringValue
+        if first == nil, let elements = to.elements {
+            for element in elements {
+                first = element.stringValue
+                break
+            }
+        }
+        if let first, first.hasPrefix("ExponentPushToken[") || first.hasPrefix("ExpoPushToken[") { return true }
+        return expoKeys.contains { object[$0] != nil }
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["to"] != nil || object["title"] != nil || object["body"] != nil || object["data"] != nil
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readExpo(root, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        reader.expoFields()
+    }
+}
+
 /// Expo push messages (`{"to": …, "title": …, "body": …, "data": {…}, "categoryId": …}`), as Expo's push service
 /// takes them.
 extension PayloadReader {

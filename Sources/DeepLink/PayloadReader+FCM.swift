@@ -1,15 +1,62 @@
 import JSON
 
+/// The FCM format: a `message` object (HTTP v1), or the message alone as the Admin SDKs take it.
+enum FCMFormat: PayloadFormatReader {
+    static let format = PayloadFormat.fcm
+    static let displayName = "FCM"
+    static let hasSizeLimit = true
+    static let expected: String? = "a 'message' object or 'token', 'topic' or 'condition' with 'notification' or 'data'"
+    static let misfit = "it has no 'message' object and none of 'notification', 'data', 'android', 'apns', 'webpush'"
+
+    /// The keys that address an Admin SDK message.
+    static let adminTargets = ["token", "tokens", "topic", "condition"]
+    /// The members of an Admin SDK message.
+    static let adminMembers = ["notification", "data", "android", "apns", "webpush", "fcmOptions", "fcm_options"]
+    /// Keys only the legacy API has: a message with one of them is not the Admin SDK's.
+    static let legacyOnlyKeys = [
+        "to", "registration_ids", "priority", "content_available", "mutable_content", "time_to_live",
+        "collapse_key", "dry_run", "restricted_package_name",
+    ]
+
+    /// A `message` object marks HTTP v1; the shape is the Admin SDKs' message: a target beside a message member,
+    /// and no legacy-only key.
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        switch stage {
+        case .marker:
+            return object["message"]?.isObject == true
+        case .shape:
+            return adminTargets.contains { object[$0] != nil } && adminMembers.contains { object[$0] != nil }
+                && !legacyOnlyKeys.contains { object[$0] != nil }
+        case .fallback:
+            return false
+        }
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["message"]?.isObject == true || adminMembers.contains(where: { object[$0] != nil })
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readFCM(root, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        reader.fcmFields(root)
+    }
+}
+
 /// Firebase Cloud Messaging: a message as the HTTP v1 API takes it (`{"message": {...}}`) or as the Admin SDKs take
-/// it (the message alone: `token`, `topic` or `condition` beside its members), and the legacy HTTP API.
+/// it (the message alone: `token`, `topic` or `condition` beside its members).
 ///
 /// Candidates, in priority order: `data.<key>` for each configured link key, `webpush.fcm_options.link`,
 /// `webpush.notification.click_action`, `android.notification.click_action`, `data.click_action` (as Flutter apps
 /// send it), then whatever the APNs payload in `apns.payload` yields (read with the APNs rules). The Admin SDKs'
 /// camel-case names (`fcmOptions`, `clickAction`, and inside `aps` `contentAvailable`, `locKey`, …) are read too.
 /// Every `data` value must be a string, as FCM requires. A `click_action` that names a mapped category becomes that
-/// page; an intent action no category maps (`FLUTTER_NOTIFICATION_CLICK`) is no link. Legacy candidates: `data.<key>`,
-/// `notification.click_action`, `data.click_action`. Category `$key` arguments read the `data` keys.
+/// page; an intent action no category maps (`FLUTTER_NOTIFICATION_CLICK`) is no link. Category `$key` arguments read
+/// the `data` keys.
 ///
 /// What it shows: a `notification` (or `android.notification`, `webpush.notification`) with a title or a body, or
 /// an APNs alert; without one, a data-only message has nothing to tap.
@@ -110,46 +157,6 @@ extension PayloadReader {
     /// The localization keys that make an Android notification show text without a title or body.
     static let androidLocalizedKeys = ["title_loc_key", "body_loc_key", "titleLocKey", "bodyLocKey"]
 
-    /// True when `notification` has a non-empty `title` or `body` string.
-    func hasText<V: JSONReadable>(_ notification: V) -> Bool {
-        if let title = notification["title"]?.stringValue, !title.isEmpty { return true }
-        if let body = notification["body"]?.stringValue, !body.isEmpty { return true }
-        return false
-    }
-
-    /// Reads an FCM legacy HTTP request.
-    func readFCMLegacy<V: JSONReadable>(
-        _ root: V, into collector: inout PayloadCollector
-    ) throws(PayloadError) -> PayloadReading.Presentation {
-        let data = try readDataLinks(root, format: .fcmLegacy, into: &collector)
-        func lookup(_ key: String) -> JSON? { data?[key]?.json }
-        var shown = false
-        if let notification = try member(root, "notification", of: "") {
-            if let action = notification["click_action"] {
-                try appendLink(
-                    action, field: "notification.click_action", format: .fcmLegacy, keyParent: "data",
-                    lookup: lookup, into: &collector)
-            }
-            shown =
-                hasText(notification)
-                || ["title_loc_key", "body_loc_key"].contains(where: { notification[$0] != nil })
-        }
-        if let action = data?["click_action"] {
-            try appendLink(
-                action, field: "data.click_action", format: .fcmLegacy, keyParent: "data", lookup: lookup,
-                into: &collector)
-        }
-        if shown { return .shown(field: "notification") }
-        if root["content_available"]?.boolValue == true { return .hidden(field: "content_available") }
-        return .hidden(field: data == nil ? "$" : "data")
-    }
-
-    /// The object under `key`, `nil` when absent or null, or a `wrongType` error.
-    func member<V: JSONReadable>(_ object: V, _ key: String, of parent: String) throws(PayloadError) -> V? {
-        guard let value = object[key], !value.isNull else { return nil }
-        return try PayloadPath.object(value, PayloadPath.child(parent, key))
-    }
-
     /// The fields an FCM message is searched for links, in order.
     func fcmFields<V: JSONReadable>(_ root: V) -> [String] {
         let wrapped = root["message"] != nil
@@ -164,10 +171,5 @@ extension PayloadReader {
             looked.append(apnsPaths.parent)
         }
         return looked
-    }
-
-    /// The fields an FCM legacy request is searched for links, in order.
-    func fcmLegacyFields() -> [String] {
-        fields.data.map(\.field) + ["notification.click_action", "data.click_action"]
     }
 }

@@ -1,5 +1,38 @@
 import JSON
 
+/// The Gotify format: `extras`, or failing all else a `message` string.
+enum GotifyFormat: PayloadFormatReader {
+    static let format = PayloadFormat.gotify
+    static let displayName = "Gotify"
+    static let hasSizeLimit = false
+    static let expected: String? = "'extras' or a 'message' string"
+    static let misfit = "it has no 'message' string and no 'extras'"
+
+    /// `extras` is Gotify's shape; a `message` string alone is the last thing detection tries, as ntfy messages
+    /// have one too.
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        switch stage {
+        case .marker: return false
+        case .shape: return object["extras"] != nil
+        case .fallback: return object["message"]?.stringValue != nil
+        }
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["message"]?.stringValue != nil || object["extras"] != nil
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readGotify(root, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        reader.gotifyFields()
+    }
+}
+
 /// Gotify messages (`{"message": …, "title": …, "priority": …, "extras": {…}}`).
 ///
 /// Candidates, in priority order: `extras["client::notification"].click.url` (opened when the notification is

@@ -157,30 +157,29 @@ extension PayloadReader {
 
     /// The `noLink` error for a visible payload with no candidates (`links.unlinked: error`), listing the fields
     /// looked at.
-    func noLink<V: JSONReadable>(_ format: PayloadFormat, _ object: V, _ collector: PayloadCollector) -> PayloadError {
-        var reason = "no link in the \(format.displayName) payload; looked at " + fieldsLookedAt(format, object)
+    func noLink<V: PayloadJSON>(
+        _ entry: PayloadFormatEntry, _ object: V, _ collector: PayloadCollector
+    ) -> PayloadError {
+        var reason = "no link in the \(entry.displayName) payload; looked at " + entry.linkFields(object, by: self)
         for note in collector.notes { reason += "; " + note }
         return PayloadError(.noLink, path: "", reason: reason)
     }
 
     /// The trace line for a payload with no candidates: `no link: looked at deeplink, url, …`.
-    func lookedAt<V: JSONReadable>(_ format: PayloadFormat, _ object: V) -> String {
-        "no link: looked at " + fieldsLookedAt(format, object)
+    func lookedAt<V: PayloadJSON>(_ entry: PayloadFormatEntry, _ object: V) -> String {
+        "no link: looked at " + entry.linkFields(object, by: self)
     }
 
-    /// The fields a payload of `format` is searched for links, in order, as one list.
-    func fieldsLookedAt<V: JSONReadable>(_ format: PayloadFormat, _ object: V) -> String {
-        let looked: [String]
-        switch format {
-        case .apns: looked = apnsFields(object, fields: fields.apns)
-        case .fcm: looked = fcmFields(object)
-        case .fcmLegacy: looked = fcmLegacyFields()
-        case .ntfy: looked = ["click", "actions[].url (view actions)"]
-        case .gotify: looked = gotifyFields()
-        case .webpush: looked = webPushFields()
-        case .expo: looked = expoFields()
-        case .link: looked = ["$"]
-        }
-        return looked.joined(separator: ", ")
+    /// The object under `key`, `nil` when absent or null, or a `wrongType` error.
+    func member<V: JSONReadable>(_ object: V, _ key: String, of parent: String) throws(PayloadError) -> V? {
+        guard let value = object[key], !value.isNull else { return nil }
+        return try PayloadPath.object(value, PayloadPath.child(parent, key))
+    }
+
+    /// True when `notification` has a non-empty `title` or `body` string.
+    func hasText<V: JSONReadable>(_ notification: V) -> Bool {
+        if let title = notification["title"]?.stringValue, !title.isEmpty { return true }
+        if let body = notification["body"]?.stringValue, !body.isEmpty { return true }
+        return false
     }
 }

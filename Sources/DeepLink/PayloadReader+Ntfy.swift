@@ -1,5 +1,50 @@
 import JSON
 
+/// The ntfy format: a `topic` string, an ntfy event, or ntfy's own keys.
+enum NtfyFormat: PayloadFormatReader {
+    static let format = PayloadFormat.ntfy
+    static let displayName = "ntfy"
+    static let hasSizeLimit = false
+    static let expected: String? = "'topic', 'click' or 'actions'"
+    static let misfit = "it has no 'topic', 'message', 'click' or 'actions'"
+
+    /// The keys of a publish request that only ntfy has.
+    static let ntfyKeys = [
+        "click", "actions", "tags", "attach", "icon", "markdown", "delay", "email", "call", "filename",
+    ]
+    /// The `event` values of a message as subscribers receive it.
+    static let ntfyEvents: Set<String> = [
+        "message", "open", "keepalive", "poll_request", "message_delete", "message_clear",
+    ]
+
+    /// An ntfy message: a `topic`, an ntfy event, or ntfy's own keys (topic-less JSON as client libraries send it).
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        guard stage == .shape else { return false }
+        if object["topic"]?.stringValue != nil { return true }
+        if let event = object["event"]?.stringValue, ntfyEvents.contains(event), object["id"] != nil,
+            object["time"] != nil
+        {
+            return true
+        }
+        return object["extras"] == nil && ntfyKeys.contains { object[$0] != nil }
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["topic"]?.stringValue != nil || object["message"]?.stringValue != nil
+            || ntfyKeys.contains(where: { object[$0] != nil })
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readNtfy(root, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        ["click", "actions[].url (view actions)"]
+    }
+}
+
 /// ntfy messages: a JSON publish request (`{"topic": …, "message": …, "click": …, "actions": […]}`, the topic left
 /// out by client libraries that post to the topic's URL), or a message as subscribers receive it (`id`, `time`,
 /// `event`, …).

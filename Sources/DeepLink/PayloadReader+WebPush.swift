@@ -1,5 +1,52 @@
 import JSON
 
+/// The Web Push format: `web_push` (declarative Web Push), Web Notification options under `notification`, or a
+/// top-level `title`.
+enum WebPushFormat: PayloadFormatReader {
+    static let format = PayloadFormat.webpush
+    static let displayName = "Web Push"
+    static let hasSizeLimit = true
+    static let expected: String? = "'title' or Web Notification options under 'notification'"
+    static let misfit = "it has no 'notification', 'title', 'body' or 'data'"
+
+    /// Web Notification options (and Angular's `onActionClick` under `data`) that an FCM `notification` never has.
+    static let webNotificationKeys = [
+        "data", "actions", "vibrate", "requireInteraction", "renotify", "silent", "dir", "lang", "timestamp",
+        "navigate", "app_badge",
+    ]
+
+    /// `web_push` marks declarative Web Push; the shape is Web Notification options under `notification`, or a
+    /// top-level `title`.
+    static func detects<V: JSONReadable>(_ object: V, at stage: PayloadDetectionStage) -> Bool {
+        switch stage {
+        case .marker:
+            return object["web_push"] != nil
+        case .shape:
+            if let notification = object["notification"], notification.isObject {
+                return webNotificationKeys.contains { notification[$0] != nil }
+            }
+            return object["title"]?.isString == true && object["message"] == nil && object["extras"] == nil
+        case .fallback:
+            return false
+        }
+    }
+
+    static func fits<V: JSONReadable>(_ object: V) -> Bool {
+        object["notification"]?.isObject == true || object["title"] != nil || object["body"] != nil
+            || object["data"] != nil || object["web_push"] != nil
+    }
+
+    static func read<V: JSONReadable>(
+        _ root: V, by reader: PayloadReader, into collector: inout PayloadCollector
+    ) throws(PayloadError) -> PayloadReading.Presentation {
+        try reader.readWebPush(root, into: &collector)
+    }
+
+    static func linkFields<V: JSONReadable>(_ root: V, by reader: PayloadReader) -> [String] {
+        reader.webPushFields()
+    }
+}
+
 /// Web Push: what a service worker receives and shows, as W3C notification options (`title`, `body`, `data`,
 /// `actions`, …) at the top level or under `notification` (Angular's service worker; declarative Web Push, whose
 /// `notification.navigate` is the page to open).

@@ -87,33 +87,33 @@ public struct PayloadReader: Sendable {
         try read(value: value, byteCount: byteCount, headers: headers, explain: explain)
     }
 
-    func read<V: JSONReadable>(
+    func read<V: PayloadJSON>(
         value json: V, byteCount: Int?, headers: PushHeaders, explain: Bool
     ) throws(PayloadError) -> PayloadReading {
-        let format: PayloadFormat
-        let link = json.stringValue
-        if link != nil {
+        let entry: PayloadFormatEntry
+        if json.isString {
             if let forced = options.format, forced != .link {
                 throw PayloadError(
                     .formatMismatch, path: "",
                     reason: "the payload is a string (a bare link), not the \(forced.displayName) payload asked for")
             }
-            format = .link
+            entry = PayloadFormats.entry(for: .link)
         } else if json.isObject {
-            format = try PayloadReader.format(of: json, forced: options.format)
+            entry = try PayloadReader.format(of: json, forced: options.format)
         } else {
             throw PayloadError(
                 .notAnObject, path: "",
                 reason: "expected an object (a notification payload) or a string (a link), found \(json.kindName)")
         }
+        let format = entry.format
 
-        if options.strict, format.hasSizeLimit {
+        if options.strict, entry.hasSizeLimit {
             let size = byteCount ?? json.json.serialized.utf8.count
             if size > options.maxStrictBytes {
                 throw PayloadError(
                     .tooLarge, path: "",
                     reason:
-                        "the payload is \(size) bytes; \(format.displayName) accepts at most \(options.maxStrictBytes)",
+                        "the payload is \(size) bytes; \(entry.displayName) accepts at most \(options.maxStrictBytes)",
                     size: size, maxSize: options.maxStrictBytes)
             }
         }
@@ -121,27 +121,11 @@ public struct PayloadReader: Sendable {
         var collector = PayloadCollector()
         // Room for the candidates of most payloads (FCM's data, webpush and apns links): one allocation, not three.
         collector.candidates.reserveCapacity(4)
-        var presentation: PayloadReading.Presentation
-        if let link {
-            guard !link.isEmpty else { throw PayloadError(.invalidValue, path: "", reason: "the link is empty") }
-            collector.candidates.append(LinkCandidate(format: .link, field: "$", target: .link(link)))
-            presentation = .shown(field: "$")
-        } else {
-            switch format {
-            case .apns: presentation = try readAPNs(json, fields: fields.apns, format: .apns, into: &collector)
-            case .fcm: presentation = try readFCM(json, into: &collector)
-            case .fcmLegacy: presentation = try readFCMLegacy(json, into: &collector)
-            case .ntfy: presentation = try readNtfy(json, into: &collector)
-            case .gotify: presentation = try readGotify(json, into: &collector)
-            case .webpush: presentation = try readWebPush(json, into: &collector)
-            case .expo: presentation = try readExpo(json, into: &collector)
-            case .link: presentation = .shown(field: "$")  // format(of:) never answers .link for an object
-            }
-        }
+        var presentation = try entry.read(json, by: self, into: &collector)
         if !headers.isEmpty { apply(headers, format: format, to: &presentation, collector: &collector) }
         if collector.candidates.isEmpty {
-            if case .shown = presentation, options.unlinked == .error { throw noLink(format, json, collector) }
-            if explain { collector.notes.append(lookedAt(format, json)) }
+            if case .shown = presentation, options.unlinked == .error { throw noLink(entry, json, collector) }
+            if explain { collector.notes.append(lookedAt(entry, json)) }
         }
         return PayloadReading(
             format: format, candidates: collector.candidates, presentation: presentation,
