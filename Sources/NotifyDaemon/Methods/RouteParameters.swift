@@ -1,4 +1,5 @@
 import JSON
+import RouterContract
 import Varlink
 
 /// The parameters of Route and Resolve besides the payload or link.
@@ -27,8 +28,9 @@ struct RouteParameters {
         }
     }
 
-    /// A `Route` or `Resolve` call on a tape that is neither `more` nor `upgrade`, with the parameters ``read(_:route:)``
-    /// reads; `nil` for any other call.
+    /// A `Route` or `Resolve` call on a tape that is neither `more` nor `upgrade` and whose parameters conform to its
+    /// method's declaration in the IDL (``routeCheck``, ``resolveCheck``), with its parameters and its payload (or
+    /// link); `nil` for any other call, which goes through the interface's checks on a tree, which say what is wrong.
     static func read(_ call: VarlinkCallView) -> (isRoute: Bool, parameters: RouteParameters, subject: JSONTape.Value)?
     {
         let isRoute: Bool
@@ -39,46 +41,44 @@ struct RouteParameters {
         } else {
             return nil
         }
-        guard !call.more, !call.upgrade, let p = call.parameters, let (parameters, subject) = read(p, route: isRoute)
+        guard !call.more, !call.upgrade, (isRoute ? routeCheck : resolveCheck).conforms(call.parameters),
+            let p = call.parameters, let (parameters, subject) = read(p, route: isRoute)
         else { return nil }
         return (isRoute, parameters, subject)
     }
 
-    /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape, with its payload (or
-    /// link); `nil` unless every parameter is declared and of its declared type (not `null`) and the payload or link
-    /// is there: any other call goes through the interface's checks, which say what is wrong.
+    /// `Route`'s declaration, checked on a tape.
+    static let routeCheck = tapeCheck("Route")
+    /// `Resolve`'s declaration, checked on a tape.
+    static let resolveCheck = tapeCheck("Resolve")
+
+    private static func tapeCheck(_ method: String) -> VarlinkInterface.TapeCheck {
+        guard let declared = RouterInterface.interface.method(named: method) else {
+            preconditionFailure("io.notifyd.Router declares \(method)")
+        }
+        return VarlinkInterface.TapeCheck(RouterInterface.interface, method: declared)
+    }
+
+    /// The parameters of a Route (or, when `route` is false, a Resolve) call on a tape that conform to the method's
+    /// declaration, with its payload (or link): each is read as its declared type, and `null` as absent.
     static func read(_ p: JSONTape.Value, route: Bool) -> (parameters: RouteParameters, subject: JSONTape.Value)? {
         var parameters = RouteParameters()
         var subject: JSONTape.Value? = nil
-        for (key, value) in p.rawMembers {
+        for (key, value) in p.rawMembers where !value.isNull {
             if route ? key.isString("payload") : key.isString("link") {
-                guard route ? value.isObject : value.isString else { return nil }
                 subject = value
             } else if key.isString("device") {
-                guard let device = value.stringValue else { return nil }
-                parameters.device = device
+                parameters.device = value.stringValue
             } else if key.isString("dryRun") {
-                guard let flag = value.boolValue else { return nil }
-                parameters.dryRun = flag
+                parameters.dryRun = value.boolValue ?? false
             } else if key.isString("explain") {
-                guard let flag = value.boolValue else { return nil }
-                parameters.explain = flag
-            } else if route, key.isString("format") {
-                guard let format = value.stringValue else { return nil }
-                parameters.format = format
-            } else if route, key.isString("strict") {
-                guard let flag = value.boolValue else { return nil }
-                parameters.strict = flag
-            } else if route, key.isString("headers") {
-                guard value.isObject else { return nil }
-                var headers: [(name: String, value: String)] = []
-                for (name, header) in value.members {
-                    guard let text = header.stringValue else { return nil }
-                    headers.append((name, text))
-                }
-                parameters.headers = headers
-            } else {
-                return nil
+                parameters.explain = value.boolValue ?? false
+            } else if key.isString("format") {
+                parameters.format = value.stringValue
+            } else if key.isString("strict") {
+                parameters.strict = value.boolValue ?? false
+            } else if key.isString("headers") {
+                parameters.headers = value.members.map { ($0.key, $0.value.stringValue ?? "") }
             }
         }
         guard let subject else { return nil }

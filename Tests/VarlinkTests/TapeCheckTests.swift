@@ -1,0 +1,67 @@
+import JSON
+import RouterContract
+import Testing
+import Varlink
+
+/// The IDL's check on a tape agrees with its check on a tree: what it lets through the tree's validation accepts,
+/// and for the ordinary calls (no escaped keys, whole numbers) it answers as the tree does.
+@Suite struct TapeCheckTests {
+    /// Whether `parameters` (a JSON object's text) conform to `method` of io.notifyd.Router, on a tape and on a tree.
+    static func verdicts(_ method: String, _ parameters: String) throws -> (tape: Bool, tree: Bool) {
+        let interface = RouterInterface.interface
+        let declared = try #require(interface.method(named: method))
+        let check = VarlinkInterface.TapeCheck(interface, method: declared)
+        let bytes = Array(parameters.utf8)
+        var tape = JSONTape()
+        let onTape = try bytes.withUnsafeBytes { raw in
+            try #require(tape.parse(raw))
+            return tape.withRoot(raw) { root in check.conforms(root) }
+        }
+        let tree = try #require(try JSON.parse(parameters).objectValue)
+        let onTree = (try? interface.validate(parameters: tree, for: declared)) != nil
+        return (onTape, onTree)
+    }
+
+    @Test(arguments: [
+        // Route
+        ("Route", #"{"payload":{"aps":{"alert":"x"}},"dryRun":true}"#, true),
+        ("Route", #"{"payload":{},"device":"d-1","explain":false,"format":"apns","strict":true}"#, true),
+        ("Route", #"{"payload":{},"headers":{"apns-push-type":"alert","apns-topic":"com.example"}}"#, true),
+        ("Route", #"{"payload":{},"device":null,"headers":null}"#, true),
+        ("Route", #"{"dryRun":true}"#, false),
+        ("Route", #"{"payload":"https://example.com/x"}"#, false),
+        ("Route", #"{"payload":{},"dryRun":"yes"}"#, false),
+        ("Route", #"{"payload":{},"headers":{"apns-priority":10}}"#, false),
+        ("Route", #"{"payload":{},"colour":"red"}"#, false),
+        ("Route", #"{"payload":{},"link":"https://example.com/x"}"#, false),
+        // Resolve
+        ("Resolve", #"{"link":"https://shop.example.com/offer/SUMMER","dryRun":true}"#, true),
+        ("Resolve", #"{"link":"x","format":"apns"}"#, false),
+        ("Resolve", #"{"link":1}"#, false),
+        // Named types, arrays, enums and ints
+        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{},"conditions":[]}}"#, true),
+        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{"cart":[1]},"conditions":[]}}"#, false),
+        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{}}}"#, false),
+        ("ListDecisions", #"{"limit":5}"#, true),
+        ("ListDecisions", #"{"limit":"5"}"#, false),
+        ("ListHistory", #"{"before":2,"since":"2026-12-01T08:00:00Z"}"#, true),
+        ("GetStats", #"{}"#, true),
+        ("GetStats", #"{"verbose":true}"#, false),
+    ] as [(String, String, Bool?)])
+    func theTapeAnswersAsTheTree(_ method: String, _ parameters: String, _ expected: Bool?) throws {
+        let (tape, tree) = try Self.verdicts(method, parameters)
+        #expect(tape == tree, "\(method) \(parameters): tape \(tape), tree \(tree)")
+        if let expected { #expect(tape == expected) }
+    }
+
+    @Test(arguments: [
+        // Escaped keys, and numbers with a fraction where an int is declared, are left to the tree.
+        ("Route", #"{"pay\u006coad":{}}"#),
+        ("ListDecisions", #"{"limit":5.0}"#),
+        ("ListDecisions", #"{"limit":5,"limit":6}"#),
+    ])
+    func whatTheTapeCannotJudgeGoesToTheTree(_ method: String, _ parameters: String) throws {
+        let (tape, _) = try Self.verdicts(method, parameters)
+        #expect(!tape)
+    }
+}
