@@ -103,7 +103,7 @@ import Varlink
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"oneway":true},"oneway":true}"#, false),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns)},"oneway":true}"#, true),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":"shop://offers/A"}}"#, false),
-        (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"device":null}}"#, false),
+        (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"device":null}}"#, true),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"payload":\#(apns),"dryRun":1}}"#, false),
         (#"{"method":"io.notifyd.Router.Route","parameters":{"dryRun":true}}"#, false),
         (#"{"method":"io.notifyd.Router.Resolve","parameters":{"link":"shop://cart","format":"apns"}}"#, false),

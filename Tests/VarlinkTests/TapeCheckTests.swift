@@ -13,13 +13,13 @@ import Varlink
         let check = VarlinkInterface.TapeCheck(interface, method: declared)
         let bytes = Array(parameters.utf8)
         var tape = JSONTape()
-        let onTape = try bytes.withUnsafeBytes { raw in
-            try #require(tape.parse(raw))
+        let onTape: Bool? = bytes.withUnsafeBytes { raw in
+            guard tape.parse(raw) else { return nil }
             return tape.withRoot(raw) { root in check.conforms(root) }
         }
         let tree = try #require(try JSON.parse(parameters).objectValue)
         let onTree = (try? interface.validate(parameters: tree, for: declared)) != nil
-        return (onTape, onTree)
+        return (try #require(onTape, "the tape reads \(parameters)"), onTree)
     }
 
     @Test(arguments: [
@@ -54,14 +54,18 @@ import Varlink
         if let expected { #expect(tape == expected) }
     }
 
-    @Test(arguments: [
-        // Escaped keys, and numbers with a fraction where an int is declared, are left to the tree.
-        ("Route", #"{"pay\u006coad":{}}"#),
-        ("ListDecisions", #"{"limit":5.0}"#),
-        ("ListDecisions", #"{"limit":5,"limit":6}"#),
-    ])
-    func whatTheTapeCannotJudgeGoesToTheTree(_ method: String, _ parameters: String) throws {
-        let (tape, _) = try Self.verdicts(method, parameters)
-        #expect(!tape)
+    /// What the tape cannot judge (a number with a fraction where an int is declared, a key given twice) is left
+    /// to the tree, which reads it and says what it makes of it.
+    @Test(arguments: [#"{"limit":5.0}"#, #"{"limit":5,"limit":6}"#])
+    func whatTheTapeCannotJudgeGoesToTheTree(_ parameters: String) throws {
+        let interface = RouterInterface.interface
+        let check = VarlinkInterface.TapeCheck(interface, method: try #require(interface.method(named: "ListDecisions")))
+        let bytes = Array(parameters.utf8)
+        var tape = JSONTape()
+        let onTape: Bool? = bytes.withUnsafeBytes { raw in
+            guard tape.parse(raw) else { return nil }
+            return tape.withRoot(raw) { root in check.conforms(root) }
+        }
+        #expect(onTape != true)
     }
 }
