@@ -22,32 +22,41 @@ import Varlink
         return (try #require(onTape, "the tape reads \(parameters)"), onTree)
     }
 
-    @Test(arguments: [
-        // Route
-        ("Route", #"{"payload":{"aps":{"alert":"x"}},"dryRun":true}"#, true),
-        ("Route", #"{"payload":{},"device":"d-1","explain":false,"format":"apns","strict":true}"#, true),
-        ("Route", #"{"payload":{},"headers":{"apns-push-type":"alert","apns-topic":"com.example"}}"#, true),
-        ("Route", #"{"payload":{},"device":null,"headers":null}"#, true),
-        ("Route", #"{"dryRun":true}"#, false),
-        ("Route", #"{"payload":"https://example.com/x"}"#, false),
-        ("Route", #"{"payload":{},"dryRun":"yes"}"#, false),
-        ("Route", #"{"payload":{},"headers":{"apns-priority":10}}"#, false),
-        ("Route", #"{"payload":{},"colour":"red"}"#, false),
-        ("Route", #"{"payload":{},"link":"https://example.com/x"}"#, false),
-        // Resolve
-        ("Resolve", #"{"link":"https://shop.example.com/offer/SUMMER","dryRun":true}"#, true),
-        ("Resolve", #"{"link":"x","format":"apns"}"#, false),
-        ("Resolve", #"{"link":1}"#, false),
-        // Named types, arrays, enums and ints
-        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{},"conditions":[]}}"#, true),
-        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{"cart":[1]},"conditions":[]}}"#, false),
-        ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{}}}"#, false),
-        ("ListDecisions", #"{"limit":5}"#, true),
-        ("ListDecisions", #"{"limit":"5"}"#, false),
-        ("ListHistory", #"{"before":2,"since":"2026-12-01T08:00:00Z"}"#, true),
-        ("GetStats", #"{}"#, true),
-        ("GetStats", #"{"verbose":true}"#, false),
-    ] as [(String, String, Bool?)])
+    @Test(
+        arguments: [
+            // Route
+            ("Route", #"{"payload":{"aps":{"alert":"x"}},"dryRun":true}"#, true),
+            ("Route", #"{"payload":{},"device":"d-1","explain":false,"format":"apns","strict":true}"#, true),
+            ("Route", #"{"payload":{},"headers":{"apns-push-type":"alert","apns-topic":"com.example"}}"#, true),
+            ("Route", #"{"payload":{},"device":null,"headers":null}"#, true),
+            ("Route", #"{"dryRun":true}"#, false),
+            ("Route", #"{"payload":"https://example.com/x"}"#, false),
+            ("Route", #"{"payload":{},"dryRun":"yes"}"#, false),
+            ("Route", #"{"payload":{},"headers":{"apns-priority":10}}"#, false),
+            ("Route", #"{"payload":{},"colour":"red"}"#, false),
+            ("Route", #"{"payload":{},"link":"https://example.com/x"}"#, false),
+            // Resolve
+            ("Resolve", #"{"link":"https://shop.example.com/offer/SUMMER","dryRun":true}"#, true),
+            ("Resolve", #"{"link":"x","format":"apns"}"#, false),
+            ("Resolve", #"{"link":1}"#, false),
+            // Named types, arrays, enums and ints
+            (
+                "SetState",
+                #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{},"conditions":[]}}"#,
+                true
+            ),
+            (
+                "SetState",
+                #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{},"stacks":{"cart":[1]},"conditions":[]}}"#,
+                false
+            ),
+            ("SetState", #"{"device":"d","state":{"path":["app"],"started":["app"],"tabs":{}}}"#, false),
+            ("ListDecisions", #"{"limit":5}"#, true),
+            ("ListDecisions", #"{"limit":"5"}"#, false),
+            ("ListHistory", #"{"before":2,"since":"2026-12-01T08:00:00Z"}"#, true),
+            ("GetStats", #"{}"#, true),
+            ("GetStats", #"{"verbose":true}"#, false),
+        ] as [(String, String, Bool?)])
     func theTapeAnswersAsTheTree(_ method: String, _ parameters: String, _ expected: Bool?) throws {
         let (tape, tree) = try Self.verdicts(method, parameters)
         #expect(tape == tree, "\(method) \(parameters): tape \(tape), tree \(tree)")
@@ -59,7 +68,8 @@ import Varlink
     @Test(arguments: [#"{"limit":5.0}"#, #"{"limit":5,"limit":6}"#])
     func whatTheTapeCannotJudgeGoesToTheTree(_ parameters: String) throws {
         let interface = RouterInterface.interface
-        let check = VarlinkInterface.TapeCheck(interface, method: try #require(interface.method(named: "ListDecisions")))
+        let check = VarlinkInterface.TapeCheck(
+            interface, method: try #require(interface.method(named: "ListDecisions")))
         let bytes = Array(parameters.utf8)
         var tape = JSONTape()
         let onTape: Bool? = bytes.withUnsafeBytes { raw in
