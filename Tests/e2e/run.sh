@@ -190,7 +190,7 @@ fields="e.get('NOTIFYD_DECISION_ID') == '$decision_id' and e.get('NOTIFYD_DEVICE
 fields+=" and e.get('NOTIFYD_OUTCOME') == 'routed' and e.get('NOTIFYD_PAGE', '').startswith('cart.offer')"
 fields+=" and e.get('NOTIFYD_PATH') == 'app/main/cart' and e.get('NOTIFYD_SOURCE') == 'apns:deeplink'"
 fields+=" and e.get('NOTIFYD_LINK') == 'shop://offers/SUMMER' and e.get('NOTIFYD_PEER_UID') == '0'"
-fields+=" and e.get('CODE_FILE') == 'NotifyDaemon/RouterService+Routing.swift' and e.get('CODE_LINE', '').isdigit()"
+fields+=" and e.get('CODE_FILE') == 'NotifyDaemon/RouterService+Recording.swift' and e.get('CODE_LINE', '').isdigit()"
 fields+=" and e.get('CODE_FUNC', '').startswith('countAndJournal')"
 check "the decision is in the journal with its fields" journal_has "$first_run" decisionMade "$fields"
 ctl --device ipad-7 send "$stage/apns-offer.json" >/dev/null
