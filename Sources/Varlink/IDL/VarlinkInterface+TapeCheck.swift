@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSON
 
 extension VarlinkInterface {
@@ -114,7 +119,11 @@ extension VarlinkInterface {
         }
 
         private static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            name.count == bytes.count && name.withUnsafeBufferPointer { $0.elementsEqual(bytes) }
+            guard name.count == bytes.count else { return false }
+            return name.withUnsafeBufferPointer { own in
+                guard let a = own.baseAddress, let b = bytes.baseAddress else { return true }
+                return memcmp(a, b, own.count) == 0
+            }
         }
     }
 }
