@@ -1,9 +1,10 @@
+import JSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JSON
 
 extension VarlinkInterface {
     /// A method's input compiled for calls read on a tape: the same declaration ``validate(parameters:for:)`` checks
