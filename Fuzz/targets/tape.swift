@@ -1,7 +1,7 @@
 // Fuzz target: the JSON tape's two readers.
 //
 // The input is read by the tape's C reader alone and by its Swift reader alone. What the C reader takes, the Swift
-// reader must take with the same nodes; what either takes, the tree parser must read as the same value.
+// reader must take with the same nodes; what either takes, `JSON.parse` must read as the same value.
 import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,8 +2,8 @@ extension JSONTape {
     /// A member's key on a tape: bytes of the document between its quotes, with the length and first eight bytes
     /// its node already holds. Valid inside ``JSONTape/withRoot(_:_:)`` only, like the value it came from.
     ///
-    /// Keys on a tape have no escapes (the tape leaves objects with escaped keys to the tree parser), so the bytes
-    /// are the key's UTF-8 as they are.
+    /// Keys on a tape that ``JSONTape/parse(_:maxDepth:)`` read have no escapes (it leaves objects with escaped keys
+    /// to ``JSON/parse(_:maxDepth:)``), so the bytes are the key's UTF-8 as they are.
     public struct MemberKey: JSONKeyView {
         /// The key's node, a string.
         @usableFromInline let value: Value

@@ -1,18 +1,27 @@
-/// Reads a document onto a tape's nodes: the checks of ``JSONParser`` (the same UTF-8, escape, number and depth
-/// rules, no duplicate keys), but nothing built, and each node written through a pointer.
+/// Reads a document onto a tape's nodes, checking everything JSON requires (UTF-8, escapes, numbers, depth, no
+/// duplicate keys) but building nothing, each node written through a pointer. It is the one reader of JSON bytes in
+/// Swift: the tape's fallback after its C reader, and, in ``Mode/complete``, the first half of ``JSON/parse`` and of
+/// the config reader.
 ///
-/// Whatever the tape does not take (see ``JSONTape``) stops the reading: the caller parses the bytes into a tree,
-/// which reports the error or reads the document. Rare cases are handed to ``JSONParser`` itself: strings with
-/// escapes, numbers that are not short integers, and the UTF-8 check of strings with non-ASCII bytes.
+/// Two modes. The tape's own (``Mode/tape``) stops at anything unusual, as ``JSONTape`` documents, so that its
+/// readers may assume plain keys. ``Mode/complete`` reads every valid document (escaped keys, objects of any size)
+/// and names the first error and its byte offset.
 struct TapeParser {
-    /// Why reading stopped before the end: the document is left to the tree parser.
-    enum Stop: Error {
-        case leftToTree
+    /// What the reader accepts.
+    enum Mode {
+        /// What ``JSONTape/parse(_:maxDepth:)`` takes: an escaped key or an object of more than
+        /// ``JSONTape/maxObjectMembers`` keys stops the reading, and any error is only a stop.
+        case tape
+        /// Every valid document, keys unique (as ``JSON/parse(_:maxDepth:)`` reads).
+        case complete
+        /// Every valid document, repeated keys kept (the config reader reports them with their positions).
+        case completeWithRepeatedKeys
     }
 
     let bytes: UnsafePointer<UInt8>
     let count: Int
     let maxDepth: Int
+    let mode: Mode
     /// Where the nodes go; grown when full.
     let buffer: NodeBuffer
     /// ``buffer``'s nodes and capacity, as of its last growth.
@@ -22,26 +31,42 @@ struct TapeParser {
     var depth = 0
     var nodeCount = 0
 
-    init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, buffer: NodeBuffer) {
+    init(bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, buffer: NodeBuffer, mode: Mode = .tape) {
         self.bytes = bytes
         self.count = count
         self.maxDepth = maxDepth
+        self.mode = mode
         self.buffer = buffer
         nodes = buffer.base
         capacity = buffer.capacity
     }
 
     /// Reads one value surrounded by whitespace, and nothing else: the number of nodes, or `nil` when the document
-    /// is left to the tree parser.
+    /// is not read (invalid, or unusual in ``Mode/tape``).
     mutating func parseDocument() -> Int? {
-        do {
-            skipWhitespace()
-            try value()
-            skipWhitespace()
-            return index == count ? nodeCount : nil
-        } catch {
-            return nil
-        }
+        try? readDocument()
+    }
+
+    /// Reads one value surrounded by whitespace, and nothing else: the number of nodes.
+    mutating func readDocument() throws(JSONError) -> Int {
+        skipWhitespace()
+        try value()
+        skipWhitespace()
+        guard index == count else { throw fail(.trailingData, "expected the end of the document") }
+        return nodeCount
+    }
+
+    // MARK: errors
+
+    /// The error `code` at `index`.
+    func fail(_ code: JSONError.Code, _ reason: String) -> JSONError {
+        JSONError(code: code, offset: index, reason: reason)
+    }
+
+    /// What ``Mode/tape`` throws for a valid document it does not take; never shown (``parseDocument()`` answers
+    /// `nil`).
+    func unusual() -> JSONError {
+        JSONError(code: .unexpectedCharacter, offset: index, reason: "a document the tape leaves to the tree")
     }
 
     // MARK: bytes
@@ -65,13 +90,6 @@ struct TapeParser {
 
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
-
-    /// A ``JSONParser`` over the same bytes, at `index`, for the rare cases it reads.
-    func treeParser(at index: Int) -> JSONParser {
-        var parser = JSONParser(bytes: UnsafeBufferPointer(start: bytes, count: count), maxDepth: maxDepth)
-        parser.index = index
-        return parser
-    }
 
     // MARK: nodes
 
@@ -102,8 +120,8 @@ struct TapeParser {
     // MARK: values
 
     /// Reads one value at `index` onto the nodes.
-    mutating func value() throws(Stop) {
-        guard index < count else { throw .leftToTree }
+    mutating func value() throws(JSONError) {
+        guard index < count else { throw fail(.unexpectedEnd, "expected a value, found the end of input") }
         let start = index
         let next = nodeCount &+ 1
         switch bytes[index] {
@@ -125,14 +143,14 @@ struct TapeParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try number()
         default:
-            throw .leftToTree
+            throw fail(.unexpectedCharacter, "expected a value (object, array, string, number, true, false, null)")
         }
     }
 
     /// Reads a member's or an element's value: a string, as most are, here (no call of ``value()`` for it),
     /// anything else through ``value()``.
     @inline(__always)
-    mutating func memberValue() throws(Stop) {
+    mutating func memberValue() throws(JSONError) {
         guard index < count, bytes[index] == UInt8(ascii: "\"") else { return try value() }
         var string = try string()
         string.next = Int32(truncatingIfNeeded: nodeCount &+ 1)
@@ -141,12 +159,25 @@ struct TapeParser {
 
     /// Reads `word` at `index`.
     @inline(__always)
-    mutating func literal(_ word: StaticString) throws(Stop) {
+    mutating func literal(_ word: StaticString) throws(JSONError) {
         let length = word.utf8CodeUnitCount
-        guard index &+ length <= count else { throw .leftToTree }
-        guard UTF8Bytes.equal(bytes + index, word.utf8Start, count: length) else { throw .leftToTree }
-        index &+= length
+        if index &+ length <= count, UTF8Bytes.equal(bytes + index, word.utf8Start, count: length) {
+            index &+= length
+            return
+        }
+        throw misspelled(word)
     }
+
+    /// The error for `word` not being at `index`: a wrong byte, or the end of the input first.
+    func misspelled(_ word: StaticString) -> JSONError {
+        let available = min(word.utf8CodeUnitCount, count &- index)
+        for i in 0..<available where bytes[index &+ i] != word.utf8Start[i] {
+            return fail(.invalidLiteral, "expected '\(word)'")
+        }
+        return fail(.unexpectedEnd, "expected '\(word)', found the end of input")
+    }
+
+    // MARK: strings
 
     /// Reads a string at `index` (its opening quote) as a node whose `next` is still to be set.
     ///
@@ -154,41 +185,115 @@ struct TapeParser {
     /// looks only at the first quote, backslash or control character of a run, or at the last few bytes of the
     /// document.
     @inline(__always)
-    mutating func string() throws(Stop) -> JSONTape.Node {
+    mutating func string() throws(JSONError) -> JSONTape.Node {
         let start = index &+ 1
         var high: UInt64 = 0
         var i = PlainBytes.skipWords(in: bytes, from: start, to: count, high: &high)
         while true {
-            guard i < count else { throw .leftToTree }  // unterminated
+            guard i < count else {
+                index = i
+                throw fail(.unexpectedEnd, "unterminated string")
+            }
             let b = bytes[i]
             if b == UInt8(ascii: "\"") { break }
-            if b == UInt8(ascii: "\\") { return try escapedString(from: start) }
-            if b < 0x20 { throw .leftToTree }
+            if b == UInt8(ascii: "\\") { return try escapedString(from: start, backslash: i, high: high) }
+            if b < 0x20 {
+                index = i
+                throw controlCharacter()
+            }
             high |= UInt64(b)
             i &+= 1
         }
         let ascii = high & PlainBytes.highs == 0
-        if !ascii, treeParser(at: i).invalidUTF8(from: start) != nil { throw .leftToTree }
+        if !ascii, let error = invalidUTF8(from: start, to: i) { throw error }
         index = i &+ 1
         return node(.string, start: start, length: i &- start, next: 0, flag: ascii)
     }
 
-    /// A string with an escape (rare): the tree parser reads it, checking the escapes; its text is decoded when
-    /// it is read.
-    mutating func escapedString(from start: Int) throws(Stop) -> JSONTape.Node {
-        var parser = treeParser(at: start &- 1)
-        do {
-            _ = try parser.parseString()
-        } catch {
-            throw .leftToTree
-        }
-        index = parser.index
-        return node(.escapedString, start: start, length: index &- 1 &- start, next: 0)
+    func controlCharacter() -> JSONError {
+        fail(.controlCharacterInString, "control character in a string must be escaped")
     }
 
-    /// Reads a number. Integers of at most 18 digits (which cannot overflow) are read here; others, and numbers
-    /// with a fraction or an exponent, the way ``JSONParser/parseNumber()`` reads them.
-    mutating func number() throws(Stop) {
+    /// The rest of a string from its first backslash (rare): the escapes are checked here and decoded when the
+    /// string is read (``JSONTape/decodeEscaped(_:count:)``). Escapes are ASCII and stand for whole UTF-8
+    /// sequences, so the raw bytes are valid UTF-8 exactly when the decoded ones are; they are checked at the
+    /// closing quote, after the escapes.
+    mutating func escapedString(from start: Int, backslash: Int, high: UInt64) throws(JSONError) -> JSONTape.Node {
+        var high = high
+        index = backslash
+        while index < count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                if high & PlainBytes.highs != 0, let error = invalidUTF8(from: start, to: index) { throw error }
+                index &+= 1
+                return node(.escapedString, start: start, length: index &- 1 &- start, next: 0)
+            }
+            if b < 0x20 { throw controlCharacter() }
+            if b != UInt8(ascii: "\\") {
+                high |= UInt64(b)
+                index &+= 1
+                continue
+            }
+            index &+= 1
+            guard index < count else { throw fail(.unexpectedEnd, "unterminated escape") }
+            let e = bytes[index]
+            index &+= 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                continue
+            case UInt8(ascii: "u"):
+                let scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index &+ 1 < count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index &+ 1] == UInt8(ascii: "u")
+                    else { throw fail(.invalidEscape, "a high surrogate must be followed by a low surrogate") }
+                    index &+= 2
+                    guard (0xDC00...0xDFFF).contains(try hex4()) else {
+                        throw fail(.invalidEscape, "a high surrogate must be followed by a low surrogate")
+                    }
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw fail(.invalidEscape, "a lone low surrogate")
+                }
+            default:
+                index &-= 1
+                let shown = e < 0x20 || e >= 0x7F ? "byte \(e)" : "'\\\(Character(Unicode.Scalar(e)))'"
+                throw fail(.invalidEscape, "unknown escape \(shown)")
+            }
+        }
+        throw fail(.unexpectedEnd, "unterminated string")
+    }
+
+    /// The four hex digits at `index`, stepped over.
+    mutating func hex4() throws(JSONError) -> UInt32 {
+        guard index &+ 4 <= count else { throw fail(.unexpectedEnd, "expected four hex digits after \\u") }
+        guard let value = JSONTape.hex4(bytes + index) else {
+            while JSONTape.hexDigit(bytes[index]) != nil { index &+= 1 }
+            throw fail(.invalidEscape, "expected four hex digits after \\u")
+        }
+        index &+= 4
+        return value
+    }
+
+    /// The error for the string from `start` to its closing quote at `end` when its bytes are not valid UTF-8,
+    /// pointing at the first byte of the first bad sequence; `nil` when they are valid.
+    func invalidUTF8(from start: Int, to end: Int) -> JSONError? {
+        let all = UnsafeBufferPointer(start: bytes, count: count)
+        guard let (offset, problem) = UTF8Validation.firstProblem(in: all, from: start, to: end) else { return nil }
+        let reason =
+            switch problem {
+            case .invalidByte: "invalid UTF-8 byte in a string"
+            case .truncated: "truncated UTF-8 sequence in a string"
+            case .invalidSequence: "invalid UTF-8 sequence in a string"
+            }
+        return JSONError(code: .invalidUTF8, offset: offset, reason: reason)
+    }
+
+    // MARK: numbers
+
+    /// Reads a number. Integers of at most 18 digits (which cannot overflow) and fractions without an exponent are
+    /// read here without converting; others by ``convertedNumber(from:)``.
+    mutating func number() throws(JSONError) {
         let start = index
         let next = nodeCount &+ 1
         var i = index
@@ -215,24 +320,70 @@ struct TapeParser {
             append(node(.double, start: start, length: end &- start, next: next, flag: false))
             return
         }
-        var parser = treeParser(at: start)
-        let number: JSON
-        do {
-            number = try parser.parseNumber()
-        } catch {
-            throw .leftToTree
-        }
-        index = parser.index
-        switch number {
+        switch try convertedNumber(from: start) {
         case .int(let int):
             append(
                 node(.int, start: start, length: index &- start, next: next, bits: UInt64(UInt(bitPattern: int))))
         case .double(let double):
             append(
                 node(.double, start: start, length: index &- start, next: next, flag: true, bits: double.bitPattern))
-        default:
-            preconditionFailure("a number parses to a number")
         }
+    }
+
+    /// A number's value.
+    enum Number {
+        case int(Int)
+        case double(Double)
+    }
+
+    /// Reads the number at `start` (index is there), checking its form: an integer when it has neither fraction nor
+    /// exponent and fits, else a finite double.
+    mutating func convertedNumber(from start: Int) throws(JSONError) -> Number {
+        index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index &+= 1 }
+        guard index < count, Self.isDigit(bytes[index]) else { throw fail(.invalidNumber, "expected a digit") }
+        if bytes[index] == UInt8(ascii: "0"), index &+ 1 < count, Self.isDigit(bytes[index &+ 1]) {
+            throw fail(.invalidNumber, "leading zeros are not allowed")
+        }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while index < count, Self.isDigit(bytes[index]) {
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(UInt64(bytes[index] &- UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            magnitude = a
+            index &+= 1
+        }
+        var isInteger = true
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index &+= 1
+            guard index < count, Self.isDigit(bytes[index]) else {
+                throw fail(.invalidNumber, "expected a digit after '.'")
+            }
+            while index < count, Self.isDigit(bytes[index]) { index &+= 1 }
+        }
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            index &+= 1
+            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index &+= 1
+            }
+            guard index < count, Self.isDigit(bytes[index]) else {
+                throw fail(.invalidNumber, "expected a digit in the exponent")
+            }
+            while index < count, Self.isDigit(bytes[index]) { index &+= 1 }
+        }
+        if isInteger, !overflow {
+            if negative, magnitude <= UInt64(Int64.max) + 1 {
+                return .int(magnitude == UInt64(Int64.max) + 1 ? Int.min : -Int(magnitude))
+            }
+            if !negative, magnitude <= UInt64(Int64.max) { return .int(Int(magnitude)) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: index &- start), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else { throw fail(.invalidNumber, "number out of range") }
+        return .double(d)
     }
 
     /// The end of a number whose digits start at `digits` when it has a fraction, no exponent and at most 308
@@ -255,9 +406,9 @@ struct TapeParser {
 
     /// Writes the head of a container at `index` (its opening byte) and steps over the byte.
     @inline(__always)
-    mutating func open(_ kind: JSONTape.Node.Kind) throws(Stop) -> Int {
+    mutating func open(_ kind: JSONTape.Node.Kind) throws(JSONError) -> Int {
         depth &+= 1
-        guard depth <= maxDepth else { throw .leftToTree }
+        guard depth <= maxDepth else { throw fail(.tooDeep, "nesting deeper than \(maxDepth) levels") }
         let head = nodeCount
         append(node(kind, start: index, length: 0, next: 0))
         index &+= 1
@@ -276,36 +427,58 @@ struct TapeParser {
 
     /// Reads what follows a member or an element: a `,` (false: another one follows) or `closing` (true).
     @inline(__always)
-    mutating func separator(closing: UInt8) throws(Stop) -> Bool {
+    mutating func separator(closing: UInt8) throws(JSONError) -> Bool {
         skipWhitespace()
-        guard index < count else { throw .leftToTree }
+        guard index < count else { throw misplaced(closing: closing, .unexpectedEnd) }
         let b = bytes[index]
         index &+= 1
         if b == closing { return true }
-        guard b == UInt8(ascii: ",") else { throw .leftToTree }
+        guard b == UInt8(ascii: ",") else {
+            index &-= 1
+            throw misplaced(closing: closing, .unexpectedCharacter)
+        }
         skipWhitespace()
         return false
     }
 
-    mutating func object() throws(Stop) {
+    /// The error for neither a `,` nor `closing` after a member or an element.
+    func misplaced(closing: UInt8, _ code: JSONError.Code) -> JSONError {
+        closing == UInt8(ascii: "}")
+            ? fail(code, "expected ',' or '}' in an object") : fail(code, "expected ',' or ']' in an array")
+    }
+
+    mutating func object() throws(JSONError) {
         let head = try open(.object)
         var members = 0
+        var keys = KeyCheck()
         if index < count, bytes[index] == UInt8(ascii: "}") {
             index &+= 1
         } else {
             while true {
-                guard index < count, bytes[index] == UInt8(ascii: "\"") else { throw .leftToTree }
+                guard index < count else { throw fail(.unexpectedEnd, "expected a key in an object") }
+                guard bytes[index] == UInt8(ascii: "\"") else {
+                    throw fail(.unexpectedCharacter, "expected a string key")
+                }
+                let keyOffset = index
                 var key = try key()
                 members &+= 1
-                guard members <= JSONTape.maxObjectMembers else { throw .leftToTree }
-                if isDuplicate(key, amongKeysFrom: head &+ 1) { throw .leftToTree }
+                if mode == .tape {
+                    guard members <= JSONTape.maxObjectMembers else { throw unusual() }
+                    if isDuplicate(key, amongKeysFrom: head &+ 1) { throw unusual() }
+                } else if mode == .complete,
+                    let repeated = keys.repeated(key, members: members, parser: self, head: head)
+                {
+                    throw JSONError(code: .duplicateKey, offset: keyOffset, reason: "duplicate key \"\(repeated)\"")
+                }
                 key.next = Int32(truncatingIfNeeded: nodeCount &+ 1)
                 append(key)
                 if index < count, bytes[index] == UInt8(ascii: ":") {
                     index &+= 1  // the common case: no space before the colon
                 } else {
                     skipWhitespace()
-                    guard index < count, bytes[index] == UInt8(ascii: ":") else { throw .leftToTree }
+                    guard index < count, bytes[index] == UInt8(ascii: ":") else {
+                        throw fail(index < count ? .unexpectedCharacter : .unexpectedEnd, "expected ':' after a key")
+                    }
                     index &+= 1
                 }
                 skipWhitespace()
@@ -316,7 +489,7 @@ struct TapeParser {
         close(head, count: members)
     }
 
-    mutating func array() throws(Stop) {
+    mutating func array() throws(JSONError) {
         let head = try open(.array)
         var elements = 0
         if index < count, bytes[index] == UInt8(ascii: "]") {
@@ -333,13 +506,14 @@ struct TapeParser {
 
     // MARK: keys
 
-    /// Reads a key at `index` (its opening quote) as a plain string's node whose `bits` are its first eight bytes
-    /// (``keyPrefix(start:length:)``) and whose `next` is still to be set; an escaped key stops the reading.
+    /// Reads a key at `index` (its opening quote) as a string's node whose `bits` are its first eight bytes
+    /// (``keyPrefix(start:length:)``; zero for an escaped key, which only ``Mode/complete`` takes) and whose
+    /// `next` is still to be set.
     ///
     /// Most keys are ASCII and shorter than sixteen bytes: the sixteen bytes looked at first hold the whole key and
     /// its closing quote, checked in one go, and the key's prefix is one load.
     @inline(__always)
-    mutating func key() throws(Stop) -> JSONTape.Node {
+    mutating func key() throws(JSONError) -> JSONTape.Node {
         let start = index &+ 1
         if start &+ 16 <= count {
             let (length, ascii) = PlainBytes.plainRun16(bytes + start)
@@ -351,7 +525,10 @@ struct TapeParser {
             }
         }
         var key = try string()
-        guard key.kind == .string else { throw .leftToTree }  // an escaped key
+        guard key.kind == .string else {
+            if mode == .tape { throw unusual() }
+            return key
+        }
         key.bits = keyPrefix(start: Int(key.start), length: Int(key.length))
         return key
     }
@@ -383,5 +560,62 @@ struct TapeParser {
             i = Int(nodes[i &+ 1].next)
         }
         return false
+    }
+
+    /// The decoded text of a string node.
+    func text(of node: JSONTape.Node) -> String {
+        JSONTape.string(of: node, in: bytes)
+    }
+
+    /// The duplicate-key check of ``Mode/complete`` for one object. While its keys are few and plain ASCII, their
+    /// bytes are compared (equal bytes are equal keys); from the first escaped or non-ASCII key, or past
+    /// ``JSONTape/maxObjectMembers`` keys, the keys are decoded and compared as strings, as ``JSONObject`` compares
+    /// them (``JSONKeySet``), so that `"\u0061"` repeats `"a"` and a large object costs O(n), not O(n²).
+    struct KeyCheck {
+        var decoded: JSONKeySet?
+
+        /// The decoded key when `key`, the object's key number `members` (from 1), repeats an earlier key of the
+        /// object whose head is `head`; else `nil`.
+        mutating func repeated(_ key: JSONTape.Node, members: Int, parser: TapeParser, head: Int) -> String? {
+            if decoded == nil {
+                let plain = key.kind == .string && key.flag
+                // Every earlier key was plain: the first that was not switched the check to decoded keys.
+                if plain, members <= JSONTape.maxObjectMembers {
+                    guard parser.isDuplicate(key, amongKeysFrom: head &+ 1) else { return nil }
+                    return parser.text(of: key)
+                }
+                var keys = JSONKeySet()
+                var i = head &+ 1
+                while i < parser.nodeCount {
+                    _ = keys.insert(parser.text(of: parser.nodes[i]))
+                    i = Int(parser.nodes[i &+ 1].next)
+                }
+                decoded = keys
+            }
+            let text = parser.text(of: key)
+            return decoded!.insert(text) ? nil : text
+        }
+    }
+}
+
+/// The keys of an object being read, compared as ``JSONObject`` compares them: a linear scan by UTF-8 length and
+/// string equality while they are fewer than 16, then a set, so that a message with thousands of keys costs O(n).
+struct JSONKeySet {
+    var keys: [String] = []
+    var set: Set<String>?
+
+    /// Adds `key`; false when an equal key is already there.
+    mutating func insert(_ key: String) -> Bool {
+        if set != nil { return set!.insert(key).inserted }
+        if keys.count < 16 {
+            let length = key.utf8.count
+            for other in keys where other.utf8.count == length && other == key { return false }
+            keys.append(key)
+            return true
+        }
+        var all = Set(keys)
+        let inserted = all.insert(key).inserted
+        set = all
+        return inserted
     }
 }

@@ -8,7 +8,9 @@ import CJSONTape
 /// ``JSON/parse(_:maxDepth:)`` accepts, with the same values, except that it gives up (``parse(_:maxDepth:)``
 /// answers false) on anything unusual: invalid JSON, an escaped key, an object of more than
 /// ``maxObjectMembers`` keys, nesting over the bound. The caller then parses the bytes into a ``JSON`` tree,
-/// which reports the error or reads the document.
+/// which reports the error or reads the document. That tree is built from a tape too: ``read(_:maxDepth:keys:)``
+/// takes every valid document and names the error of an invalid one, and ``tree(_:checkingKeys:)`` builds the tree;
+/// the tape is the one reader of JSON bytes.
 ///
 /// ```swift
 /// var tape = JSONTape()
@@ -42,15 +44,16 @@ public struct JSONTape: Sendable {
 
     }
 
-    /// Objects with more keys than this are left to the tree parser, which checks duplicates with a set.
+    /// Objects with more keys than this are left to ``JSON/parse(_:maxDepth:)``, whose reading checks duplicates
+    /// with a set.
     public static let maxObjectMembers = 32
 
     /// The nodes, in a buffer the parser writes through a pointer and grows in place (nodes refer to each other by
     /// index, so moving them is safe); shared by copies of the tape until one of them parses.
     @usableFromInline private(set) var buffer: NodeBuffer?
 
-    /// How many nodes the last document parsed has (0 when it was left to the tree parser).
-    public private(set) var nodeCount = 0
+    /// How many nodes the last document read has (0 when it was not read).
+    public internal(set) var nodeCount = 0
 
     /// An empty tape; it allocates nothing until it parses.
     public init() {}
@@ -69,8 +72,8 @@ public struct JSONTape: Sendable {
         return Array(UnsafeBufferPointer(start: buffer.base, count: nodeCount))
     }
 
-    /// Reads `bytes` into the tape, replacing what it held; false when the document is left to the tree parser
-    /// (see ``JSONTape``).
+    /// Reads `bytes` into the tape, replacing what it held; false when the document is left to
+    /// ``JSON/parse(_:maxDepth:)`` (see ``JSONTape``).
     public mutating func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> Bool {
         parse(bytes, maxDepth: maxDepth, readers: .both)
     }
@@ -110,12 +113,13 @@ public struct JSONTape: Sendable {
     /// The C reader's nodes for the `count` bytes at `bytes`, written in `buffer` (grown when they do not fit), or
     /// `nil` when it declines the document.
     private static func readInC(
-        _ bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, into buffer: NodeBuffer
+        _ bytes: UnsafePointer<UInt8>, count: Int, maxDepth: Int, maxMembers: Int = maxObjectMembers,
+        into buffer: NodeBuffer
     ) -> Int? {
         while true {
             let capacity = buffer.capacity
             let read = buffer.base.withMemoryRebound(to: notifyd_tape_node.self, capacity: capacity) { nodes in
-                notifyd_tape_parse(bytes, count, maxDepth, maxObjectMembers, nodes, capacity)
+                notifyd_tape_parse(bytes, count, maxDepth, maxMembers, nodes, capacity)
             }
             if read >= 0 { return read }
             // Each node takes at least one byte of the document, so `count` nodes always fit.
@@ -123,6 +127,23 @@ public struct JSONTape: Sendable {
             buffer.grow(keeping: 0)
         }
     }
+    /// Reads `bytes` (not empty, under 2 GiB) with the C reader alone, taking objects of up to `maxMembers` keys,
+    /// for ``read(_:maxDepth:keys:)``: true when it read the document; else the buffer is ready for the Swift
+    /// reader.
+    mutating func readInC(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, maxMembers: Int) -> Bool {
+        nodeCount = 0
+        guard let base = bytes.baseAddress else { return false }
+        if buffer == nil || !isKnownUniquelyReferenced(&buffer) { buffer = NodeBuffer(capacity: 64) }
+        guard let buffer else { return false }
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        guard
+            let count = Self.readInC(
+                start, count: bytes.count, maxDepth: maxDepth, maxMembers: maxMembers, into: buffer)
+        else { return false }
+        nodeCount = count
+        return true
+    }
+
     /// Calls `body` with the root of the document last parsed from `bytes`; the value and every value read
     /// from it are valid only inside `body`. The tape must hold a document (``parse(_:maxDepth:)`` answered true).
     @inlinable
@@ -285,9 +306,7 @@ extension JSONTape {
                 let count = Int(node.length)
                 return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
             case .escapedString:
-                // The tape checked it; the tree parser decodes the escapes.
-                let quoted = UnsafeRawBufferPointer(start: bytes + Int(node.start) - 1, count: Int(node.length) + 2)
-                return (try? JSON.parse(quoted))?.stringValue
+                return JSONTape.decodeEscaped(bytes + Int(node.start), count: Int(node.length))
             default:
                 return nil
             }
@@ -325,6 +344,19 @@ extension JSONTape {
             return Double(text) ?? .nan
         }
 
+        /// Where the value starts in the document: its first byte (a string's opening quote).
+        public var offset: Int {
+            let node = node
+            return node.kind == .string || node.kind == .escapedString ? Int(node.start) &- 1 : Int(node.start)
+        }
+
+        /// The value's bytes as written: a number's digits, a literal's word, a string with its quotes.
+        public var writtenBytes: UnsafeBufferPointer<UInt8> {
+            let node = node
+            let quotes = node.kind == .string || node.kind == .escapedString ? 2 : 0
+            return UnsafeBufferPointer(start: bytes + offset, count: Int(node.length) &+ quotes)
+        }
+
         /// True for `null`.
         public var isNull: Bool { node.kind == .null }
 
@@ -351,20 +383,8 @@ extension JSONTape {
 
         /// The value as a ``JSON`` tree, equal to what ``JSON/parse(_:maxDepth:)`` reads from the same text.
         public var json: JSON {
-            let node = node
-            switch node.kind {
-            case .null: return .null
-            case .bool: return .bool(node.flag)
-            case .int: return .int(Int(bitPattern: UInt(node.bits)))
-            case .double: return .double(double(node))
-            case .string, .escapedString: return .string(stringValue ?? "")
-            case .array: return .array(Elements(value: self).map(\.json))
-            case .object:
-                var object = JSONObject()
-                object.reserveCapacity(Int(node.count))
-                for (key, value) in members { object.appendUnchecked(key, value.json) }
-                return .object(object)
-            }
+            // Unchecked keys never throw.
+            (try? TreeBuilder(bytes: bytes, nodes: nodes, checkingKeys: false).value(at: index)) ?? .null
         }
 
         /// The members of an object, each key decoded.

@@ -1,7 +1,7 @@
 /// The one UTF-8 check of the Swift code: well-formed UTF-8 as RFC 3629 defines it (no overlong forms, no
-/// surrogates, nothing past U+10FFFF). The JSON tree reader names the first bad sequence in its error; the link
-/// reader refuses a percent-escape that decodes to one. The tape's C reader keeps a copy of these rules in C, and
-/// the fuzz target `tape` holds the two to the same answers.
+/// surrogates, nothing past U+10FFFF). The JSON tape's Swift reader names the first bad sequence in its error; the
+/// link reader refuses a percent-escape that decodes to one. The tape's C reader keeps a copy of these rules in C,
+/// and the fuzz target `tape` holds the two to the same answers.
 public enum UTF8Validation {
     /// What is wrong at the first bad sequence.
     public enum Problem: Sendable, Equatable {

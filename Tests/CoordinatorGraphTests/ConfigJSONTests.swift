@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [
         ("{\"version\": 1,}", "1:15"),
         ("{\"version\" 1}", "1:12"),
-        ("{\"version\": 01}", "1:14"),
+        ("{\"version\": 01}", "1:13"),  // at the leading zero
         ("{\"version\": tru}", "1:13"),
         ("{\n  \"a\": \"x\ny\"}", "2:10"),
         ("{\"a\": \"\\q\"}", "1:9"),
@@ -58,6 +58,20 @@ import Testing
             ConfigTest.summary(json, file: "x.json") == [
                 "1:13 error wrong-type", "1:34 error wrong-type", "2:29 error wrong-type",
             ])
+    }
+
+    @Test func syntaxErrorsSayWhatWasWrongAndWhatWasFound() throws {
+        let cases = [
+            ("{\"version\": 01}", "1:13: invalid JSON: leading zeros are not allowed"),
+            ("{\"version\" 1}", "1:12: invalid JSON: expected ':' after a key, found '1'"),
+            ("[1, 2", "1:6: invalid JSON: expected ',' or ']' in an array, found the end of the text"),
+            ("{\"a\": tru}", "1:7: invalid JSON: expected 'true'"),
+            ("{\"a\": 1} {}", "1:10: invalid JSON: expected the end of the document, found '{'"),
+        ]
+        for (text, expected) in cases {
+            let f = try #require(ConfigTest.findings(text, file: "x.json").first)
+            #expect("\(f.location.line):\(f.location.column): \(f.message)" == expected)
+        }
     }
 
     @Test func escapesAndSurrogatePairsDecode() throws {

@@ -30,7 +30,8 @@ public enum PayloadInput: Sendable, Hashable {
             json = try JSON.parse(bytes)
         } catch {
             if let link = oneLineLink(bytes) { return .link(link) }
-            let (line, column) = position(of: error.offset, in: bytes)
+            let position = TextPosition(of: error.offset, in: bytes)
+            let (line, column) = (position.line, position.column)
             throw .failure(
                 LocalName.invalidInput, "\(SafeText.clean(shown)):\(line):\(column): invalid JSON: \(error.reason)",
                 parameters: [
@@ -61,20 +62,5 @@ public enum PayloadInput: Sendable, Hashable {
             !trimmed.unicodeScalars.contains(where: SafeText.isControl)
         else { return nil }
         return isLink(trimmed) || trimmed.hasPrefix("/") ? trimmed : nil
-    }
-
-    /// The 1-based line and column of byte `offset`.
-    static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(max(0, offset)) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 }
