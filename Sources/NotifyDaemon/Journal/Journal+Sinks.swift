@@ -2,6 +2,8 @@ import Glibc
 import JSON
 
 /// journald's native protocol, with the caller's source location as `CODE_FILE`/`CODE_LINE`/`CODE_FUNC`.
+///
+/// `@unchecked Sendable`: made on one thread and then used only by the journal's writer thread (its scratch buffer).
 final class NativeJournalSink: JournalSink, @unchecked Sendable {
     let identifier: String
     /// The fields the sink adds to each entry (used on the writer thread only).
@@ -22,6 +24,8 @@ final class NativeJournalSink: JournalSink, @unchecked Sendable {
 
 /// One line per entry on a file descriptor (stderr): the lines of one wake-up of the writer thread go out in as few
 /// `write` calls as fit (a line is never split between two calls unless it alone exceeds ``chunkSize``).
+///
+/// `@unchecked Sendable`: made on one thread and then used only by the journal's writer thread (its chunk).
 final class ConsoleSink: JournalSink, @unchecked Sendable {
     let identifier: String
     let descriptor: FileDescriptor

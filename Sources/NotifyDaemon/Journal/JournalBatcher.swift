@@ -5,6 +5,9 @@ import JSON
 /// A loop's decisions are rendered where they were made (the decision is still in that CPU's caches, and it is freed
 /// there) and the writer thread reads only their text: the console's lines ready to write, or each entry's record for
 /// any other sink. The writer gives the emptied buffer back (``Journal/emptyEntries()``), so a busy loop reuses a few.
+///
+/// `@unchecked Sendable`: one thread uses a buffer at a time, and it changes hands only through the journal queue's
+/// mutex (the logging thread fills it, the writer thread reads it, and gives it back emptied the same way).
 final class RenderedEntries: @unchecked Sendable {
     /// How the entries are kept.
     enum Form: Equatable, Sendable {

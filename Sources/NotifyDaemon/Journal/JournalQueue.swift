@@ -1,6 +1,7 @@
 import Glibc
 
 /// The queue and its writer thread. All mutable state is guarded by `mutex`.
+/// `@unchecked Sendable` on that account: the pthread mutex and conditions are what the compiler cannot see.
 final class JournalQueue: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -9,6 +9,8 @@ import Glibc
 /// on; this thread copies the committed frames into the database file meanwhile (a passive checkpoint: it never
 /// blocks the committing connection, and stops at frames committed after it began). The log starts again from its
 /// beginning at the first commit after a checkpoint that copied everything.
+///
+/// `@unchecked Sendable`: its mutable state is guarded by `changed`; the SQLite connection is used by its thread only.
 final class StoreCheckpointer: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let changed = ThreadCondition()

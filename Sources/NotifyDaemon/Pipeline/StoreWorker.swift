@@ -13,6 +13,9 @@ import Glibc
 /// A batch is made on the states of the batches before it. So after a commit failed, every batch submitted before
 /// the loop collected that failure fails too, with the same error, and is not committed: its states were made on
 /// states that were not saved. Batches submitted after it are committed as usual.
+///
+/// `@unchecked Sendable`: its own mutable state is guarded by `changed`, and the store by the one-thread-at-a-time
+/// rule above.
 final class StoreWorker: @unchecked Sendable {
     private let store: any DeviceStore
     private let changed = ThreadCondition()

@@ -1,15 +1,17 @@
 import CSyscalls
 import Glibc
+import Synchronization
 
 /// Messages for an event loop from other threads: a locked list, and an eventfd the loop watches that becomes
 /// readable when the list stops being empty (one write for a burst of messages, not one each).
 ///
-/// A message belongs to the receiving loop once posted: the sender keeps no use of what it holds.
-final class Mailbox<Message>: @unchecked Sendable {
+/// Messages are `Sendable`, so the compiler checks that what crosses the threads may: a connection moves as a
+/// ``MigratedConnection`` (its descriptor and buffers), not as the lane's `ClientConnection` object, which the lane's
+/// loop and tables keep referring to until it drops it. The list is only touched under its mutex.
+final class Mailbox<Message: Sendable>: Sendable {
     /// Readable while messages wait (an eventfd).
     let descriptor: FileDescriptor
-    private let lock = ThreadCondition()
-    private var messages: [Message] = []
+    private let messages = Mutex<[Message]>([])
 
     /// `nil` when the eventfd cannot be created.
     init?() {
@@ -23,11 +25,12 @@ final class Mailbox<Message>: @unchecked Sendable {
     }
 
     /// Queues `message`; the first one queued after a ``take()`` wakes the loop.
-    func post(_ message: consuming Message) {
-        lock.lock()
-        let wasEmpty = messages.isEmpty
-        messages.append(consume message)
-        lock.unlock()
+    func post(_ message: Message) {
+        let wasEmpty = messages.withLock { messages in
+            let wasEmpty = messages.isEmpty
+            messages.append(message)
+            return wasEmpty
+        }
         guard wasEmpty else { return }
         var one: UInt64 = 1
         _ = write(descriptor.rawValue, &one, 8)
@@ -38,10 +41,10 @@ final class Mailbox<Message>: @unchecked Sendable {
     func take() -> [Message] {
         var count: UInt64 = 0
         _ = read(descriptor.rawValue, &count, 8)  // EAGAIN when nothing woke it
-        var taken: [Message] = []
-        lock.lock()
-        swap(&taken, &messages)
-        lock.unlock()
-        return taken
+        return messages.withLock { messages in
+            var taken: [Message] = []
+            swap(&taken, &messages)
+            return taken
+        }
     }
 }

@@ -1,6 +1,9 @@
 import Glibc
 
 /// A mutex and its condition variable: how the event loop and the daemon's own threads hand work to each other.
+///
+/// `@unchecked Sendable`: it holds only the pthread mutex and condition, which are made for use from any thread; the
+/// pointers to them never change.
 final class ThreadCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -86,6 +86,20 @@ final class ClientConnection {
         self.lastActivity = now
     }
 
+    /// The connection a lane's server migrated, taken over by the main loop's: in state `migrated` until the server
+    /// adopts it.
+    init(_ migrated: MigratedConnection) {
+        self.fd = migrated.fd
+        self.id = migrated.id
+        self.peer = migrated.peer
+        self.decoder = migrated.decoder
+        self.output = migrated.output
+        self.outputStart = migrated.outputStart
+        self.oversizeBytes = migrated.oversizeBytes
+        self.lastActivity = migrated.lastActivity
+        self.state = .migrated
+    }
+
     /// The oldest reply waiting in ``slots`` waits for no commit.
     var firstReplyIsReady: Bool {
         guard let first = slots.first, case .ready = first else { return false }
@@ -146,5 +160,42 @@ final class ClientConnection {
             outputStart = 0
         }
         return true
+    }
+}
+
+/// What of a ``ClientConnection`` moves from a lane's loop to the main loop's: values only, so the hand-over between
+/// the threads is checked by the compiler (`Sendable`) rather than promised. The lane's object, which its loop's
+/// closures and tables referred to, stays on the lane; the main loop makes its own from this.
+///
+/// A lane migrates a connection only while reading it, its replies settled into its output: it has no slots, no
+/// `Monitor` call and no place on any list, so the descriptor, the unread input and the output are all there is.
+struct MigratedConnection: Sendable {
+    let fd: FileDescriptor
+    let id: UInt64
+    let peer: PeerCredentials
+    /// The input not handled yet, the call the lane put back first.
+    let decoder: FrameDecoder
+    let output: [UInt8]
+    let outputStart: Int
+    let oversizeBytes: Int?
+    let lastActivity: UInt64
+
+    /// Takes `connection`'s input and output out of it (moved, not copied); the lane does not use it afterwards.
+    init(leaving connection: ClientConnection) {
+        assert(connection.slots.isEmpty && !connection.isStreaming, "a lane migrates a connection with replies settled")
+        fd = connection.fd
+        id = connection.id
+        peer = connection.peer
+        // An empty decoder left behind (the lane drops the object): the buffer moves rather than being copied.
+        var decoder = FrameDecoder(maxMessageSize: 1)
+        swap(&decoder, &connection.decoder)
+        self.decoder = decoder
+        var output: [UInt8] = []
+        swap(&output, &connection.output)
+        self.output = output
+        outputStart = connection.outputStart
+        connection.outputStart = 0
+        oversizeBytes = connection.oversizeBytes
+        lastActivity = connection.lastActivity
     }
 }

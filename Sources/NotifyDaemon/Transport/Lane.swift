@@ -7,9 +7,9 @@ import Synchronization
 import Varlink
 
 /// What a lane tells the main loop, in the order it happened.
-enum LaneReport {
+enum LaneReport: Sendable {
     /// A connection with a call the lane does not answer: the main loop serves it from now on, from that call.
-    case migrated(ClientConnection)
+    case migrated(MigratedConnection)
     /// A dry run the lane answered (and recorded in its ``LaneLedger`` book), sent while the main loop has monitors.
     case decision(JSONText)
     /// A call of the varlink service (`GetInfo`, `GetInterfaceDescription`) the lane answered, with its error if any.
@@ -27,7 +27,7 @@ enum LaneReport {
 }
 
 /// What the main loop tells a lane.
-enum LaneOrder {
+enum LaneOrder: Sendable {
     /// Serve this accepted connection.
     case open(fd: FileDescriptor, id: UInt64, peer: PeerCredentials)
     /// Stop when every connection has nothing left to answer or write (``Server/beginStop(drained:)``).
@@ -78,6 +78,10 @@ struct LaneWatch {
 /// before it queues their replies, and the main loop reads the books when it answers `GetStats`, `GetDecision` or
 /// `ListDecisions`; so once a client has a lane's reply, those calls see its decision. Decision ids come from a
 /// generator of the lane's own: unique, but ordered within each loop only.
+///
+/// `@unchecked Sendable`: its loop, server and handler are used only on the lane's thread once ``start()`` has
+/// started it (the closures the loop runs); the main loop's thread makes it, starts it, and then only calls
+/// ``send(_:)`` (the `Sendable` mailbox) and ``join()``, after the thread ended.
 final class Lane: @unchecked Sendable {
     private let loop: EventLoop
     private let server: Server

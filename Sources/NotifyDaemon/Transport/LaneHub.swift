@@ -84,7 +84,7 @@ final class LaneHub {
             swap(&report, &queue[next])
             next += 1
             switch report {
-            case .migrated(let connection): server.value.adopt(connection)
+            case .migrated(let migrated): server.value.adopt(migrated)
             case .decision(let text): service.value.laneDecision(text)
             case .serviceCall(let error, let nanoseconds):
                 service.value.laneServiceCall(error: error, nanoseconds: nanoseconds)
@@ -136,8 +136,8 @@ final class LaneHub {
         var cut = 0
         for report in queue + reports.take() {
             switch report {
-            case .migrated(let connection):
-                Sys.close(connection.fd)
+            case .migrated(let migrated):
+                Sys.close(migrated.fd)
                 cut += 1
             case .ended(let closed): cut += closed
             default: break

@@ -7,7 +7,8 @@ extension Server {
 
     /// Takes over a connection a lane's server migrated (see ``Lane``): the call it put back and the frames behind it
     /// are handled here, after the replies the lane queued, which are written first.
-    func adopt(_ connection: ClientConnection) {
+    func adopt(_ migrated: MigratedConnection) {
+        let connection = ClientConnection(migrated)
         connection.state.adopt()
         laneConnections -= 1
         drainedReported = false
@@ -33,8 +34,9 @@ extension Server {
     }
 
     /// On a lane's server: puts `frame` back and takes the connection off this loop, its replies so far settled
-    /// (a lane's are all ready) into its output. It goes to ``migrate`` at the end of the turn; nothing here
-    /// touches it after this.
+    /// (a lane's are all ready) into its output. What the main loop needs of it (descriptor, unread input, output)
+    /// goes to ``migrate`` at the end of the turn as a ``MigratedConnection``; the object itself stays here, off
+    /// every table, and is dropped.
     func migrateOut(_ connection: ClientConnection, putting frame: ArraySlice<UInt8>) {
         connection.decoder.unread(frame)
         outbox.remove(connection)
@@ -47,7 +49,7 @@ extension Server {
         connections[connection.fd] = nil
         connection.watchedForOutput = false
         connection.state.migrate()
-        migrating.append(connection)
+        migrating.append(MigratedConnection(leaving: connection))
     }
 
     func handOverMigrating() {

@@ -52,11 +52,11 @@ final class Server {
     var handOff: ((FileDescriptor, UInt64, PeerCredentials) -> Bool)?
     /// On a lane's server: takes a connection with a call the lane does not answer, to the main loop's server, at
     /// the end of the turn (see ``Lane``).
-    var migrate: ((ClientConnection) -> Void)?
+    var migrate: ((MigratedConnection) -> Void)?
     /// Connections handed to lanes and still open there.
     var laneConnections = 0
     /// Connections to migrate at the end of this turn.
-    var migrating: [ClientConnection] = []
+    var migrating: [MigratedConnection] = []
 
     /// Frames one connection may have handled per turn of the loop before the others get theirs: a client
     /// pipelining thousands of requests shares the loop with a client sending one.

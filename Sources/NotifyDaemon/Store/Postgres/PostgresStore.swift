@@ -380,6 +380,8 @@ final class PostgresStateReader: DeviceStateReader {
 }
 
 /// The version of each device's state as this process last read or wrote it, shared by the store's threads.
+///
+/// `@unchecked Sendable`: its one mutable property is touched only under `lock`.
 final class VersionBook: @unchecked Sendable {
     private let lock = ThreadCondition()
     /// Guarded by `lock`.
