@@ -43,14 +43,14 @@ def test_store_flag_puts_decisions_in_postgres(workdir, postgres, store):
         states = postgres.psql("SELECT device, version, state FROM device_states", schema)
         assert len(states) == 1 and states[0].startswith("ipad-1|1|")
         assert json.loads(states[0].split("|", 2)[2])["tabs"] == {"main": "cart"}
-        assert postgres.psql("SELECT max(version) FROM notifyd_schema", schema) == ["1"]
+        assert postgres.psql("SELECT max(version) FROM notifyd_schema", schema) == ["2"]
         # GetStats and notifyctl info say which store serves.
         stats = a.call("io.notifyd.Router.GetStats")["parameters"]["stats"]["store"]
         assert stats["kind"] == "postgresql" and stats["status"] == "up" and stats["health"] == "ok"
-        assert stats["schema"] == 1 and stats["decisions"] == 1 and stats["devices"] == 1
+        assert stats["schema"] == 2 and stats["decisions"] == 1 and stats["devices"] == 1
         assert "dbname=notifyd" in stats["server"]
         info = subprocess.run([NOTIFYCTL, "--socket", a.socket, "info"], capture_output=True, text=True)
-        assert "store       postgresql · " in info.stdout and "· schema 1 · up" in info.stdout
+        assert "store       postgresql · " in info.stdout and "· schema 2 · up" in info.stdout
     finally:
         a.stop()
 
@@ -81,7 +81,7 @@ def test_newer_schema_is_refused(workdir, postgres, store):
         [a.process.args[0], "--config", a.config, "--socket", a.socket + "2", "--store", conninfo, "--log-target",
          "console"], capture_output=True, text=True, timeout=30)
     assert run.returncode != 0
-    assert "schema is version 99, newer than this notifyd knows (1)" in run.stderr
+    assert "schema is version 99, newer than this notifyd knows (2)" in run.stderr
     assert "run that version" in run.stderr
 
 

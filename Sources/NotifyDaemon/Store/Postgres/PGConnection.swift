@@ -103,6 +103,9 @@ final class PGConnection {
         var name: String?
         var sql: String = ""
         var parameters: [[UInt8]?] = []
+        /// Parameters in PostgreSQL's binary format (``PGBinaryArray``) rather than text: the server copies a binary
+        /// array's elements instead of parsing them and their escapes.
+        var binary = false
     }
 
     /// Sends `commands` in libpq's pipeline mode (one round trip), then reads each one's rows. The first command that
@@ -116,7 +119,10 @@ final class PGConnection {
         for command in commands {
             let sent = Self.withParameters(command.parameters) { values, count in
                 if let name = command.name {
-                    return PQsendQueryPrepared(handle, name, count, values, nil, nil, 0)
+                    guard command.binary else { return PQsendQueryPrepared(handle, name, count, values, nil, nil, 0) }
+                    let lengths = command.parameters.map { Int32($0?.count ?? 0) }
+                    let formats = [Int32](repeating: 1, count: command.parameters.count)
+                    return PQsendQueryPrepared(handle, name, count, values, lengths, formats, 0)
                 }
                 return PQsendQueryParams(handle, command.sql, 0, nil, nil, nil, nil, 0)
             }

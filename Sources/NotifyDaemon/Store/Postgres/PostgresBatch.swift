@@ -22,7 +22,7 @@ struct PostgresBatch {
     init(_ batch: consuming [StoreWrite], versions: VersionBook, replica: String) {
         var states: [(device: String, text: [UInt8], pendingMs: Int64?, updatedMs: Int64)] = []
         var forgets = false
-        var decisions = Columns(count: 7)
+        var decisions = DecisionColumns()
         for write in batch {
             switch write {
             case .stateText(let device, let text?, let pendingExpiresMs, let updatedMs):
@@ -47,10 +47,13 @@ struct PostgresBatch {
                     page.writeDescription(into: &out)
                     return out.finish()
                 }
-                decisions.append([
-                    Array(id.utf8), device.map { Array($0.utf8) }, Array(String(createdMs).utf8), Array(outcome.utf8),
-                    description, decision.bytes, before,
-                ])
+                decisions.id.append(id)
+                decisions.device.append(device.map { Array($0.utf8) })
+                decisions.createdMs.append(createdMs)
+                decisions.outcome.append(outcome)
+                decisions.page.append(description)
+                decisions.decision.append(decision.bytes)
+                decisions.stateBefore.append(before)
                 ids.append(id)
             }
         }
@@ -62,7 +65,8 @@ struct PostgresBatch {
         }
         if !ids.isEmpty {
             commands.append(
-                PGConnection.Command(name: "insert_decisions", parameters: decisions.arrays + [Array(replica.utf8)]))
+                PGConnection.Command(
+                    name: "insert_decisions", parameters: decisions.parameters + [Array(replica.utf8)], binary: true))
         }
     }
 
@@ -76,16 +80,25 @@ struct PostgresBatch {
     ) {
         var last: [String: Int] = [:]
         for (i, state) in states.enumerated() { last[state.device] = i }
-        var columns = Columns(count: 5)
-        for (device, i) in last.sorted(by: { $0.key < $1.key }) {
+        var device = PGBinaryArray(of: .text)
+        var text = PGBinaryArray(of: .text)
+        var expected = PGBinaryArray(of: .bigint)
+        var pending = PGBinaryArray(of: .bigint)
+        var updated = PGBinaryArray(of: .bigint)
+        for (name, i) in last.sorted(by: { $0.key < $1.key }) {
             let state = states[i]
-            columns.append([
-                Array(device.utf8), state.text, Array(String(versions.get(device) ?? -1).utf8),
-                state.pendingMs.map { Array(String($0).utf8) }, Array(String(state.updatedMs).utf8),
-            ])
+            device.append(name)
+            text.append(state.text)
+            expected.append(versions.get(name) ?? -1)
+            pending.append(state.pendingMs)
+            updated.append(state.updatedMs)
         }
         multiRowStates = commands.count
-        commands.append(PGConnection.Command(name: "put_states", parameters: columns.arrays))
+        commands.append(
+            PGConnection.Command(
+                name: "put_states",
+                parameters: [device.bytes, text.bytes, expected.bytes, pending.bytes, updated.bytes],
+                binary: true))
     }
 
     /// A command per write, in the batch's order, each over the version the writes before it leave.
@@ -130,30 +143,18 @@ struct PostgresBatch {
         }
     }
 
-    /// Columns of rows, each as the text of a PostgreSQL array (`{"…","…",NULL}`), for `unnest`.
-    private struct Columns {
-        private var texts: [[UInt8]]
+    /// The decisions as the columns of `insert_decisions`, for `unnest`.
+    private struct DecisionColumns {
+        var id = PGBinaryArray(of: .text)
+        var device = PGBinaryArray(of: .text)
+        var createdMs = PGBinaryArray(of: .bigint)
+        var outcome = PGBinaryArray(of: .text)
+        var page = PGBinaryArray(of: .text)
+        var decision = PGBinaryArray(of: .text)
+        var stateBefore = PGBinaryArray(of: .text)
 
-        init(count: Int) {
-            texts = Array(repeating: [UInt8(ascii: "{")], count: count)
+        var parameters: [[UInt8]?] {
+            [id, device, createdMs, outcome, page, decision, stateBefore].map(\.bytes)
         }
-
-        mutating func append(_ row: [[UInt8]?]) {
-            for (k, value) in row.enumerated() {
-                if texts[k].count > 1 { texts[k].append(UInt8(ascii: ",")) }
-                guard let value else {
-                    texts[k].append(contentsOf: "NULL".utf8)
-                    continue
-                }
-                texts[k].append(UInt8(ascii: "\""))
-                for byte in value {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { texts[k].append(UInt8(ascii: "\\")) }
-                    texts[k].append(byte)
-                }
-                texts[k].append(UInt8(ascii: "\""))
-            }
-        }
-
-        var arrays: [[UInt8]?] { texts.map { $0 + [UInt8(ascii: "}")] } }
     }
 }

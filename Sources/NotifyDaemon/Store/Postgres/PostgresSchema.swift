@@ -80,7 +80,46 @@ enum PostgresSchema {
             END LOOP;
         END
         $$;
+        """,
+        // Version 2. A batch's states in one statement instead of a statement per row: an update joined with the
+        // batch's rows where the version is the one the replica read, and an insert for the devices it found without
+        // a row (or whose version it does not know). A row left out, because its version moved on or it appeared
+        // meanwhile, fails the batch as before. The lock order stays the batch's order (devices sorted).
         """
+        CREATE OR REPLACE FUNCTION notifyd_put_states(
+            p_devices text[], p_states text[], p_expected bigint[], p_pending bigint[], p_updated bigint[]
+        ) RETURNS TABLE (device text, version bigint) LANGUAGE plpgsql AS $$
+        DECLARE
+            written bigint;
+        BEGIN
+            RETURN QUERY
+                WITH input AS (
+                    SELECT * FROM unnest(p_devices, p_states, p_expected, p_pending, p_updated)
+                        AS t(device, state, expected, pending, updated)
+                ), updated AS (
+                    UPDATE device_states AS d SET state = i.state, version = d.version + 1,
+                            pending_expires_ms = i.pending, updated_ms = i.updated
+                        FROM input AS i
+                        WHERE i.expected > 0 AND d.device = i.device AND d.version = i.expected
+                        RETURNING d.device, d.version
+                ), inserted AS (
+                    INSERT INTO device_states AS d (device, state, version, pending_expires_ms, updated_ms)
+                        SELECT i.device, i.state, 1, i.pending, i.updated FROM input AS i WHERE i.expected <= 0
+                        ON CONFLICT ON CONSTRAINT device_states_pkey DO UPDATE SET state = excluded.state,
+                            version = d.version + 1, pending_expires_ms = excluded.pending_expires_ms,
+                            updated_ms = excluded.updated_ms
+                        WHERE (SELECT i.expected FROM input AS i WHERE i.device = excluded.device) < 0
+                        RETURNING d.device, d.version
+                )
+                SELECT * FROM updated UNION ALL SELECT * FROM inserted;
+            GET DIAGNOSTICS written = ROW_COUNT;
+            IF written < coalesce(cardinality(p_devices), 0) THEN
+                RAISE EXCEPTION 'the state of a device of the batch changed on another replica'
+                    USING ERRCODE = 'serialization_failure';
+            END IF;
+        END
+        $$;
+        """,
     ]
 
     /// Creates the version table if need be and applies the migrations the database lacks, in one transaction;

@@ -233,13 +233,17 @@ final class PostgresStore: DeviceStore {
             let cutoff = try c.query(
                 "SELECT seq FROM decisions ORDER BY seq DESC OFFSET $1 LIMIT 1", [Self.number(Int64(historyLimit))],
                 "find where the history is pruned")
-            guard let seq = cutoff.rows.first?.first ?? nil else { return }
-            while true {
-                let deleted = try c.query(
-                    "DELETE FROM decisions WHERE seq IN "
-                        + "(SELECT seq FROM decisions WHERE seq <= $1 ORDER BY seq LIMIT 10000)",
-                    [Array(seq.utf8)], "prune the decision history")
-                if deleted.changed < 10_000 { break }
+            guard let text = cutoff.rows.first?.first ?? nil, let last = Int64(text) else { return }
+            let oldest = try c.query("SELECT min(seq) FROM decisions", [], "find the oldest decision")
+            guard var low = (oldest.rows.first?.first ?? nil).flatMap({ Int64($0) }) else { return }
+            // Ranges of the primary key, each an index range scan in a transaction of its own: no long lock, and no
+            // plan that reads the whole table to find the rows to delete.
+            while low <= last {
+                let high = min(low + 10_000, last + 1)
+                _ = try c.query(
+                    "DELETE FROM decisions WHERE seq >= $1 AND seq < $2", [Self.number(low), Self.number(high)],
+                    "prune the decision history")
+                low = high
             }
         }
     }
