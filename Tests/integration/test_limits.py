@@ -135,6 +135,33 @@ def test_wrong_parameter_types_get_invalid_parameter(daemon, parameters, bad):
     assert daemon.alive_and_answering()
 
 
+@pytest.mark.parametrize(
+    "method, parameters",
+    [
+        ("Resolve", {"link": "shop://offers/A"}),
+        ("Resolve", {"link": "shop://offers/A", "dryRun": True}),
+        ("Route", {"payload": {"aps": {"alert": "Hi"}, "deeplink": "shop://offers/A"}}),
+        ("FlowFinished", {"coordinator": "login"}),
+        ("GetState", {}),
+        ("SetState", {"state": {"tabs": {"main": "cart"}}}),
+        ("ForgetDevice", {}),
+        ("ListDecisions", {}),
+        ("ListHistory", {}),
+    ],
+)
+def test_a_device_id_with_nul_gets_invalid_parameter_and_other_decisions_are_stored(daemon, method, parameters):
+    # PostgreSQL's text cannot hold U+0000: stored, such an id would fail its whole batch on every retry.
+    reply = daemon.call(f"{ROUTER}.{method}", {**parameters, "device": "tab\u0000let"})
+    assert reply["error"] == f"{ROUTER}.InvalidParameter", reply
+    assert reply["parameters"]["parameter"] == "device"
+    assert reply["parameters"]["value"] == "tab\u0000let"
+    assert "U+0000" in reply["parameters"]["reason"]
+    stored = daemon.call(f"{ROUTER}.Resolve", {"link": "shop://offers/SUMMER", "device": "tablet-ok"})
+    assert stored["parameters"]["decision"]["device"] == "tablet-ok", stored
+    state = daemon.call(f"{ROUTER}.GetState", {"device": "tablet-ok"})
+    assert state["parameters"]["state"]["tabs"]["main"] == "cart"
+
+
 def test_unknown_methods_and_interfaces(daemon):
     assert daemon.call(f"{ROUTER}.Teleport")["error"] == "org.varlink.service.MethodNotFound"
     assert daemon.call("com.example.Nope.Hello")["error"] == "org.varlink.service.InterfaceNotFound"

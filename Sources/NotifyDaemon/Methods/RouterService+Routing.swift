@@ -79,6 +79,7 @@ extension RouterService {
         if let device, device.isEmpty || device.utf8.count > 256 {
             throw VarlinkError.invalidParameter("device")
         }
+        if let device { try Self.checkDevice(device) }
         let dryRun = p.dryRun
         let explain = p.explain
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
@@ -127,6 +128,7 @@ extension RouterService {
     ) throws(VarlinkError)
         -> MethodResult
     {
+        try Self.checkDevice(device)
         guard let state = try loadState(device)?.state else { throw VarlinkError.unknownDevice(device) }
         let now = Timestamp(millisecondsSince1970: Sys.wallClockMilliseconds())
         let result: FlowFinishedResult

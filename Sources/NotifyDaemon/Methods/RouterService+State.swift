@@ -4,12 +4,23 @@ import RouterContract
 import Varlink
 
 extension RouterService {
+    /// Refuses a device id that no store can keep: PostgreSQL's `text` cannot hold U+0000 (and a C string would end
+    /// there), so such an id would fail its whole batch, other clients' decisions included, on every retry.
+    static func checkDevice(_ device: String) throws(VarlinkError) {
+        guard device.utf8.contains(0) else { return }
+        throw VarlinkError.invalidName(
+            parameter: "device", value: device, reason: "a device id cannot contain the character U+0000 (NUL)",
+            suggestion: nil)
+    }
+
     func getState(device: String) throws(VarlinkError) -> JSONObject {
-        ["state": try loadState(device)?.state.json ?? .null]
+        try Self.checkDevice(device)
+        return ["state": try loadState(device)?.state.json ?? .null]
     }
 
     func setState(device: String, state json: JSON) throws(VarlinkError) -> MethodResult {
         guard !device.isEmpty else { throw VarlinkError.invalidParameter("device") }
+        try Self.checkDevice(device)
         let state: DeviceState
         do {
             state = try DeviceState(json: json, graph: config.graph)
@@ -23,6 +34,7 @@ extension RouterService {
     }
 
     func forget(device: String) throws(VarlinkError) -> MethodResult {
+        try Self.checkDevice(device)
         let existed = try loadState(device) != nil
         // Known to have no state from now on: the store still holds the old one until the batch is committed.
         cacheState(nil, for: device)
@@ -68,6 +80,7 @@ extension RouterService {
     /// The latest decisions, newest first: the same ones ``getDecision(id:)`` finds, those stored and the dry runs
     /// kept in memory (with no store, every decision is kept in memory).
     func listDecisions(device: String?, limit: Int?) throws(VarlinkError) -> JSONObject {
+        if let device { try Self.checkDevice(device) }
         let limit = min(max(limit ?? 20, 0), 1000)
         var kept: [RecentDecisions.Entry] = []
         for entry in keptNewestFirst() where device == nil || entry.device == device {
@@ -103,6 +116,7 @@ extension RouterService {
     func listHistory(
         device: String?, since: String?, before: Int?, limit: Int?
     ) throws(VarlinkError) -> JSONObject {
+        if let device { try Self.checkDevice(device) }
         var sinceMs: Int64?
         if let since {
             guard let time = Timestamp(rfc3339: since) else {
