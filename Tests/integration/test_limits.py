@@ -143,7 +143,7 @@ def test_wrong_parameter_types_get_invalid_parameter(daemon, parameters, bad):
         ("Route", {"payload": {"aps": {"alert": "Hi"}, "deeplink": "shop://offers/A"}}),
         ("FlowFinished", {"coordinator": "login"}),
         ("GetState", {}),
-        ("SetState", {"state": {"tabs": {"main": "cart"}}}),
+        ("SetState", {"state": {"path": ["app"], "started": ["app"], "tabs": {}, "stacks": {}, "conditions": []}}),
         ("ForgetDevice", {}),
         ("ListDecisions", {}),
         ("ListHistory", {}),
