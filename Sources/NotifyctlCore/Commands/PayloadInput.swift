@@ -31,11 +31,12 @@ public enum PayloadInput: Sendable, Hashable {
         } catch {
             if let link = oneLineLink(bytes) { return .link(link) }
             let position = TextPosition(of: error.offset, in: bytes)
-            let (line, column) = (position.line, position.column)
             throw .failure(
-                LocalName.invalidInput, "\(SafeText.clean(shown)):\(line):\(column): invalid JSON: \(error.reason)",
+                LocalName.invalidInput,
+                "\(SafeText.clean(shown)):\(position.line):\(position.column): invalid JSON: \(error.reason)",
                 parameters: [
-                    "file": .string(shown), "line": .int(line), "column": .int(column), "reason": .string(error.reason),
+                    "file": .string(shown), "line": .int(position.line), "column": .int(position.column),
+                    "reason": .string(error.reason),
                 ],
                 notes: [
                     "a payload file holds one JSON object; a file is sent as a link only when its text is one line "

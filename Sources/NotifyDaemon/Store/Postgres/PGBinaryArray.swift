@@ -3,7 +3,7 @@
 /// bytes (−1 for NULL) and its bytes. Integers are big-endian.
 ///
 /// The server reads such an array by copying its elements; the text form (`{"…","…"}`) it parses a byte at a time,
-/// escapes included, which for a batch's decision documents was a tenth of the server's work.
+/// escapes included (docs/benchmarks.md, "The batch's statements reworked").
 struct PGBinaryArray {
     enum Element {
         case text
@@ -35,7 +35,10 @@ struct PGBinaryArray {
     }
 
     mutating func append(_ text: String) {
-        append(Array(text.utf8))
+        precondition(element == .text, "a text element in an array of \(element)")
+        Self.write(UInt32(truncatingIfNeeded: text.utf8.count), into: &body)
+        body.append(contentsOf: text.utf8)
+        count += 1
     }
 
     mutating func append(_ number: Int64?) {
