@@ -9,8 +9,8 @@
 # Usage: Benchmarks/run-replicas-bench.sh
 # Environment: ROUNDS (3), SECONDS_PER_RUN (5), CONNECTIONS (4 per client), DEPTH (64), DEVICES (10000 per client),
 #              BIN_DIR (release notifyd and notifyd-bench; built in SCRATCH (.build) when unset),
-#              CONFIG (config/shop.yaml). PostgreSQL is a private server (Tests/postgres/server.sh) under the work
-#              directory, with fsync on.
+#              CONFIG (config/shop.yaml), PG_SETTINGS (lines added to the server's postgresql.conf). PostgreSQL is
+#              a private server (Tests/postgres/server.sh) under the work directory, with fsync on.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,6 +35,11 @@ BENCH="$BIN_DIR/notifyd-bench"
 chmod 755 "$WORK"
 PG="$WORK/pg"
 STORE=$(bash "$ROOT/Tests/postgres/server.sh" start "$PG")
+if [ -n "${PG_SETTINGS:-}" ]; then
+    # Settings of the server for this run only, e.g. PG_SETTINGS='fsync = off' to see what the flush costs.
+    printf '%s\n' "$PG_SETTINGS" >>"$PG/data/postgresql.conf"
+    bash "$ROOT/Tests/postgres/server.sh" restart "$PG"
+fi
 # The daemons stop first, then the server (its data is in WORK, which bench_cleanup removes).
 stop_postgres() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done

@@ -238,3 +238,26 @@ def test_monitor_on_one_replica_streams_the_decisions_of_both(workdir, store):
     finally:
         for d in (a, b):
             d.stop()
+
+
+def test_the_history_is_pruned_to_its_limit_behind_the_commits(workdir, postgres, store):
+    conninfo, schema = store
+    a, b = replicas(workdir, conninfo, extra=("--history-limit", "20"))
+    try:
+        ids = []
+        for i in range(120):
+            d, name = ((a, "pa"), (b, "pb"))[i % 2]
+            reply = resolve(d, f"shop://offers/P{i}", f"{name}-{i % 5}")
+            ids.append(reply["parameters"]["decision"]["id"])
+        # Each replica prunes on a connection of its own, after its commits: wait until that caught up.
+        deadline = time.monotonic() + 10
+        while (kept := postgres.psql("SELECT id FROM decisions ORDER BY seq", schema)) != ids[-20:]:
+            assert time.monotonic() < deadline, f"{len(kept)} decisions kept, the newest 20 expected"
+            time.sleep(0.05)
+        listed = [x["id"] for x in a.call("io.notifyd.Router.ListDecisions", {"limit": 100})["parameters"]["decisions"]]
+        assert listed == list(reversed(ids[-20:]))
+        for d in (a, b):
+            assert d.call("io.notifyd.Router.GetStats")["parameters"]["stats"]["store"]["health"] == "ok"
+    finally:
+        for d in (a, b):
+            d.stop()

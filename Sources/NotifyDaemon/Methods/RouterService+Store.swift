@@ -25,7 +25,7 @@ extension RouterService {
     /// a commit is over.
     func startStoreWorker() -> FileDescriptor? {
         guard pipeline.worker == nil, let store else { return nil }
-        startCheckpointer(store)
+        startStoreBackgroundWork(store)
         guard let (worker, readerFailure) = pipeline.startWorker() else { return nil }
         if let readerFailure {
             loopJournal.log(
@@ -36,20 +36,21 @@ extension RouterService {
         return worker.descriptor
     }
 
-    /// Checkpoints the store's log on a thread of its own; without that thread the committing thread checkpoints.
-    private func startCheckpointer(_ store: any DeviceStore) {
+    /// Starts the store's background work (SQLite's checkpoints, PostgreSQL's notifications and pruning) on a
+    /// thread of its own; without that thread the committing thread does it.
+    private func startStoreBackgroundWork(_ store: any DeviceStore) {
         let journal = journal
         do {
             try store.startBackgroundWork { error in
                 journal.log(
                     .stateStoreError, priority: .warning,
-                    message: "checkpoint failed (the decisions stay in the write-ahead log): \(error)",
+                    message: error.description,
                     fields: [(JournalField.reason, error.description)])
             }
         } catch {
             loopJournal.log(
                 .stateStoreError, priority: .warning,
-                message: "checkpoints run on the committing thread: \(error)",
+                message: "the store's background work (checkpoints, pruning) runs on the committing thread: \(error)",
                 fields: [(JournalField.reason, error.description)])
         }
     }

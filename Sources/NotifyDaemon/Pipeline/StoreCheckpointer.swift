@@ -85,7 +85,11 @@ final class StoreCheckpointer: @unchecked Sendable {
                 if let databaseFile { _ = fdatasync(databaseFile.rawValue) }
             } catch {
                 failure = true
-                onFailure(error)
+                onFailure(
+                    StoreError(
+                        code: error.code, sqliteCode: error.sqliteCode,
+                        message: "checkpoint failed (the decisions stay in the write-ahead log): \(error.message)",
+                        path: error.path))
             }
             changed.lock()
             running = false

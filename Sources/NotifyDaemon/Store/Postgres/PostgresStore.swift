@@ -18,6 +18,8 @@ import JSON
 /// Faults: a connection that broke fails what was under way with ``StoreError/Code/unavailable``; the next call
 /// connects again (counted in ``reconnects``). After every commit the store notifies the channel
 /// ``PostgresSchema/channel`` with its replica, devices and decisions, for the other replicas' caches and monitors.
+/// Those notifications, and the history's pruning, go to a ``PostgresHousekeeper`` once ``startBackgroundWork(onFailure:)``
+/// started one; until then the committing thread does them itself.
 ///
 /// Not thread-safe: one thread at a time uses it, as ``DeviceStore`` says.
 final class PostgresStore: DeviceStore {
@@ -44,6 +46,8 @@ final class PostgresStore: DeviceStore {
     private var broken = false
     /// Decisions stored since the history was last pruned.
     private var decisionsSincePrune = 0
+    /// Notifies and prunes on a thread and connection of its own, once started.
+    private var housekeeper: PostgresHousekeeper?
 
     /// Connects to `conninfo` and migrates its schema.
     ///
@@ -169,30 +173,39 @@ final class PostgresStore: DeviceStore {
         }
         commits += 1
         built.recordVersions(results, in: versions)
-        announce(devices: built.devices, ids: built.ids)
+        let payloads = notificationPayloads(devices: built.devices, ids: built.ids)
         decisionsSincePrune += built.decisionCount
-        if decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000)) {
-            decisionsSincePrune = 0
-            try? pruneHistory()
+        let prune = decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000))
+        if prune { decisionsSincePrune = 0 }
+        if let housekeeper {
+            housekeeper.announce(payloads)
+            if prune { housekeeper.requestPruning() }
+            return
+        }
+        _ = try? withConnection(retry: false) { (c) throws(StoreError) in try Self.notify(payloads, on: c) }
+        if prune {
+            _ = try? withConnection(retry: false) { (c) throws(StoreError) in
+                try Self.pruneHistory(on: c, keeping: historyLimit)
+            }
         }
     }
 
-    /// Tells the other replicas what the batch just committed changed, in a transaction of its own that commits
-    /// without waiting for the disk. Not in the batch's transaction: PostgreSQL serializes the commits of the
-    /// transactions that notify, flush included, under one lock, which kept two replicas' commits from being flushed
-    /// together. A notification lost with a connection costs a cached state, never a state change (the version check
-    /// refuses a write over a stale state), and a monitor elsewhere misses that batch's decisions.
-    private func announce(devices: [String], ids: [String]) {
+    /// Tells the other replicas what a committed batch changed, in a transaction of its own that commits without
+    /// waiting for the disk. Not in the batch's transaction: PostgreSQL serializes the commits of the transactions that
+    /// notify, flush included, under one lock, which kept two replicas' commits from being flushed together. A
+    /// notification lost with a connection costs a cached state, never a state change (the version check refuses a
+    /// write over a stale state), and a monitor elsewhere misses that batch's decisions.
+    static func notify(_ payloads: [String], on c: PGConnection) throws(StoreError) {
+        guard !payloads.isEmpty else { return }
         var commands = [
             PGConnection.Command(name: nil, sql: "BEGIN"),
             PGConnection.Command(name: nil, sql: "SET LOCAL synchronous_commit TO off"),
         ]
-        for payload in notificationPayloads(devices: devices, ids: ids) {
+        for payload in payloads {
             commands.append(PGConnection.Command(name: "notify", parameters: [Array(payload.utf8)]))
         }
-        guard commands.count > 2 else { return }
         commands.append(PGConnection.Command(name: nil, sql: "COMMIT"))
-        _ = try? withConnection(retry: false) { (c) throws(StoreError) in try c.pipeline(commands, "notify a commit") }
+        _ = try c.pipeline(commands, "notify a commit")
     }
 
     /// `replica TAB devices TAB ids`, devices and ids separated by commas, each payload under PostgreSQL's bound
@@ -226,25 +239,25 @@ final class PostgresStore: DeviceStore {
 
     static func number(_ value: Int64) -> [UInt8] { Array(String(value).utf8) }
 
-    /// Deletes the decisions beyond ``historyLimit``, oldest first, in batches of 10,000 rows (one short
-    /// transaction each, so that no lock is held long).
-    func pruneHistory() throws(StoreError) {
-        try withConnection(retry: false) { (c) throws(StoreError) in
-            let cutoff = try c.query(
-                "SELECT seq FROM decisions ORDER BY seq DESC OFFSET $1 LIMIT 1", [Self.number(Int64(historyLimit))],
-                "find where the history is pruned")
-            guard let text = cutoff.rows.first?.first ?? nil, let last = Int64(text) else { return }
-            let oldest = try c.query("SELECT min(seq) FROM decisions", [], "find the oldest decision")
-            guard var low = (oldest.rows.first?.first ?? nil).flatMap({ Int64($0) }) else { return }
-            // Ranges of the primary key, each an index range scan in a transaction of its own: no long lock, and no
-            // plan that reads the whole table to find the rows to delete.
-            while low <= last {
-                let high = min(low + 10_000, last + 1)
-                _ = try c.query(
-                    "DELETE FROM decisions WHERE seq >= $1 AND seq < $2", [Self.number(low), Self.number(high)],
-                    "prune the decision history")
-                low = high
-            }
+    /// Deletes the decisions numbered `limit` or more below the newest one, oldest first, in ranges of 10,000
+    /// numbers (one short transaction each, so that no lock is held long). That keeps `limit` decisions at most:
+    /// fewer by the numbers that batches rolled back took (a failed batch's decisions still drew theirs), which
+    /// counting the rows, an index scan of `limit` entries at each pruning, would not.
+    static func pruneHistory(on c: PGConnection, keeping limit: Int) throws(StoreError) {
+        let bounds = try c.query(
+            "SELECT min(seq), max(seq) FROM decisions", [], "find the oldest and the newest decision")
+        let row = bounds.rows.first ?? []
+        guard row.count == 2, var low = (row[0]).flatMap({ Int64($0) }), let newest = (row[1]).flatMap({ Int64($0) })
+        else { return }
+        let last = newest - Int64(limit)
+        // Ranges of the primary key, each an index range scan in a transaction of its own: no long lock, and no plan
+        // that reads the whole table to find the rows to delete.
+        while low <= last {
+            let high = min(low + 10_000, last + 1)
+            _ = try c.query(
+                "DELETE FROM decisions WHERE seq >= $1 AND seq < $2", [number(low), number(high)],
+                "prune the decision history")
+            low = high
         }
     }
 
@@ -344,7 +357,11 @@ final class PostgresStore: DeviceStore {
         return devices
     }
 
-    func startBackgroundWork(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {}
+    /// Starts the ``PostgresHousekeeper`` that notifies the other replicas and prunes the history from now on.
+    func startBackgroundWork(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
+        guard housekeeper == nil else { return }
+        housekeeper = try PostgresHousekeeper(conninfo: conninfo, historyLimit: historyLimit, onFailure: onFailure)
+    }
 
     func statsFields() -> JSONObject {
         [
