@@ -10,8 +10,9 @@ import JSON
 /// - A state is written only over the state it was made from: a store shared by several processes refuses a batch
 ///   whose state another process changed since this one read it (``StoreError/Code/conflict``), and the router
 ///   drops the batch's devices from its cache, so that the client's retry reads the state anew.
-/// - One thread at a time uses the store (the event loop, or the ``StoreWorker``); ``makeReader()`` gives another
-///   thread a connection of its own for states.
+/// - One thread at a time uses the store (the event loop, or the ``StoreWorker``), except that with several
+///   ``commitSlots`` the worker's thread of each slot commits on that slot's connection; ``makeReader()`` gives
+///   another thread a connection of its own for states.
 protocol DeviceStore: AnyObject {
     /// The stored navigation state of `device`, or `nil` if the device is unknown.
     func deviceState(_ device: String) throws(StoreError) -> JSON?
@@ -19,6 +20,11 @@ protocol DeviceStore: AnyObject {
     func makeReader() throws(StoreError) -> any DeviceStateReader
     /// Applies `batch` in one transaction: all of it is stored, or none of it (the error says why).
     func commit(_ batch: consuming [StoreWrite]) throws(StoreError)
+    /// How many connections batches can be committed on at once (``StoreWorker`` starts a thread for each): 1 for
+    /// SQLite, 2 for PostgreSQL once its background work started.
+    var commitSlots: Int { get }
+    /// ``commit(_:)`` on the connection of `slot` (below ``commitSlots``), for the worker's thread of that slot.
+    func commit(_ batch: consuming [StoreWrite], slot: Int) throws(StoreError)
     /// The decision with `id`, or `nil` if it is not (or no longer) in the history.
     func decision(id: String) throws(StoreError) -> JSON?
     /// Up to `limit` decisions, newest first, of `device` (or of all devices when `nil`).
@@ -48,6 +54,13 @@ protocol DeviceStateReader: AnyObject {
 
 extension StateStore: DeviceStore {
     func makeListener() throws(StoreError) -> ReplicaListener? { nil }
+
+    /// One: SQLite has one writer.
+    var commitSlots: Int { 1 }
+
+    func commit(_ batch: consuming [StoreWrite], slot: Int) throws(StoreError) {
+        try commit(batch)
+    }
 
     func startBackgroundWork(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         try startCheckpointer(onFailure: onFailure)

@@ -1,6 +1,7 @@
 import DeepLink
 import Glibc
 import JSON
+import Synchronization
 
 /// Device states, pending links and the decision history in PostgreSQL, shared by every notifyd replica that names
 /// the same database (`--store postgresql://…`, docs/scaling.md).
@@ -21,7 +22,12 @@ import JSON
 /// Those notifications, and the history's pruning, go to a ``PostgresHousekeeper`` once ``startBackgroundWork(onFailure:)``
 /// started one; until then the committing thread does them itself.
 ///
-/// Not thread-safe: one thread at a time uses it, as ``DeviceStore`` says.
+/// Two commit connections: once ``startBackgroundWork(onFailure:)`` ran, the ``StoreWorker`` commits on two threads,
+/// each on a connection of its own (``commitSlots``), batches that share no device (see there). One backend commits
+/// one batch at a time, and waits for the disk at each `COMMIT`; a second lets the next batch run meanwhile.
+///
+/// Threads: the loop's thread, or the worker's threads each on its slot, as ``DeviceStore`` says; what they share
+/// (the counters, the version book, the housekeeper's queue) is behind locks.
 final class PostgresStore: DeviceStore {
     /// The connection string without a password.
     let server: String
@@ -32,20 +38,16 @@ final class PostgresStore: DeviceStore {
     /// The schema version in force.
     let schema: Int
 
+    /// The connection of slot 0: the loop's reads, and the commits of the worker's first thread.
     private let connection: PGConnection
+    /// The connection of each commit slot, and whether it failed as a broken one does (the next call on it opens it
+    /// again). Slot 1 exists once ``startBackgroundWork(onFailure:)`` opened it.
+    private var committers: [Committer]
     private let conninfo: String
     let versions = VersionBook()
-    /// Commits, conflicts and reconnections so far (read by `GetStats` on the loop's thread while the worker
-    /// commits: plain words, a stale value at worst).
-    private(set) var commits = 0
-    private(set) var conflicts = 0
-    private(set) var reconnects = 0
-    /// The last failure, until a call succeeds: `GetStats`' `health`.
-    private(set) var lastFailure: StoreError?
-    /// The connection failed as a broken one does: the next call opens it again.
-    private var broken = false
-    /// Decisions stored since the history was last pruned.
-    private var decisionsSincePrune = 0
+    /// Commits, conflicts and reconnections so far, the last failure until a call succeeds (`GetStats`' `health`),
+    /// and the decisions stored since the history was last pruned: touched by every thread that commits.
+    private let tally = Mutex(Tally())
     /// Notifies and prunes on a thread and connection of its own, once started.
     private var housekeeper: PostgresHousekeeper?
 
@@ -62,10 +64,29 @@ final class PostgresStore: DeviceStore {
         let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         replica = "\(name)/\(getpid())"
         schema = try PostgresSchema.migrate(connection)
-        try prepare(connection)
+        try Self.prepare(connection)
+        committers = [Committer(connection)]
     }
 
-    private func prepare(_ connection: PGConnection) throws(StoreError) {
+    /// A connection that commits, and whether it broke; used by one thread at a time.
+    private final class Committer {
+        let connection: PGConnection
+        var broken = false
+
+        init(_ connection: PGConnection) { self.connection = connection }
+    }
+
+    private struct Tally {
+        var commits = 0
+        var conflicts = 0
+        var reconnects = 0
+        var lastFailure: StoreError?
+        var decisionsSincePrune = 0
+    }
+
+    var commitSlots: Int { committers.count }
+
+    private static func prepare(_ connection: PGConnection) throws(StoreError) {
         try connection.prepare("select_state", "SELECT state, version FROM device_states WHERE device = $1")
         try connection.prepare("put_state", "SELECT notifyd_put_state($1, $2, $3, $4, $5)")
         try connection.prepare(
@@ -84,35 +105,39 @@ final class PostgresStore: DeviceStore {
         try connection.prepare("notify", "SELECT pg_notify('\(PostgresSchema.channel)', $1)")
     }
 
-    /// Runs `body` on the connection, connecting again first if it broke, and, with `retry`, once more on a new
-    /// connection after a failure that broke it.
+    /// Runs `body` on the connection of `slot`, connecting again first if it broke, and, with `retry`, once more on
+    /// a new connection after a failure that broke it.
     private func withConnection<T>(
-        retry: Bool, _ body: (PGConnection) throws(StoreError) -> T
+        slot: Int = 0, retry: Bool, _ body: (PGConnection) throws(StoreError) -> T
     ) throws(StoreError) -> T {
+        let committer = committers[slot]
         do {
-            return try attempt(body)
+            return try attempt(committer, body)
         } catch {
             // libpq may still call a connection the server closed (a restart's "terminating connection") up.
             guard error.code == .unavailable else { throw error }
-            broken = true
+            committer.broken = true
             guard retry else { throw error }
-            return try attempt(body)
+            return try attempt(committer, body)
         }
     }
 
-    /// Runs `body` on the connection, reconnecting first when it is known to be broken; records the outcome.
-    private func attempt<T>(_ body: (PGConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+    /// Runs `body` on the committer's connection, reconnecting first when it is known to be broken; records the
+    /// outcome.
+    private func attempt<T>(
+        _ committer: Committer, _ body: (PGConnection) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         do {
-            if broken || !connection.isUp {
-                reconnects += 1
-                try connection.reconnect()
-                broken = false
+            if committer.broken || !committer.connection.isUp {
+                tally.withLock { $0.reconnects += 1 }
+                try committer.connection.reconnect()
+                committer.broken = false
             }
-            let value = try body(connection)
-            lastFailure = nil
+            let value = try body(committer.connection)
+            tally.withLock { $0.lastFailure = nil }
             return value
         } catch {
-            lastFailure = error
+            tally.withLock { $0.lastFailure = error }
             throw error
         }
     }
@@ -153,6 +178,10 @@ final class PostgresStore: DeviceStore {
     // MARK: Commit
 
     func commit(_ batch: consuming [StoreWrite]) throws(StoreError) {
+        try commit(batch, slot: 0)
+    }
+
+    func commit(_ batch: consuming [StoreWrite], slot: Int) throws(StoreError) {
         guard !batch.isEmpty else { return }
         let writeCount = batch.count
         var built = PostgresBatch(batch, versions: versions, replica: replica)
@@ -162,29 +191,33 @@ final class PostgresStore: DeviceStore {
             // Sent again once on a new connection when the old one broke (the server restarted): had the first
             // commit gone through, the second finds the states' versions changed and fails, so that a batch is never
             // reported stored without being stored, nor stored twice (decision ids are unique).
-            results = try withConnection(retry: true) { (c) throws(StoreError) in
+            results = try withConnection(slot: slot, retry: true) { (c) throws(StoreError) in
                 try c.pipeline(built.commands, "commit a batch of \(writeCount) writes")
             }
         } catch {
-            if error.code == .conflict { conflicts += 1 }
+            if error.code == .conflict { tally.withLock { $0.conflicts += 1 } }
             // What this store knew of these devices' versions may be wrong now: the next read says.
             for device in built.devices { versions.remove(device) }
             throw error
         }
-        commits += 1
         built.recordVersions(results, in: versions)
         let payloads = notificationPayloads(devices: built.devices, ids: built.ids)
-        decisionsSincePrune += built.decisionCount
-        let prune = decisionsSincePrune >= max(1, min(historyLimit / 4, 10_000))
-        if prune { decisionsSincePrune = 0 }
+        let pruneEvery = max(1, min(historyLimit / 4, 10_000))
+        let prune = tally.withLock { tally in
+            tally.commits += 1
+            tally.decisionsSincePrune += built.decisionCount
+            guard tally.decisionsSincePrune >= pruneEvery else { return false }
+            tally.decisionsSincePrune = 0
+            return true
+        }
         if let housekeeper {
             housekeeper.announce(payloads)
             if prune { housekeeper.requestPruning() }
             return
         }
-        _ = try? withConnection(retry: false) { (c) throws(StoreError) in try Self.notify(payloads, on: c) }
+        _ = try? withConnection(slot: slot, retry: false) { (c) throws(StoreError) in try Self.notify(payloads, on: c) }
         if prune {
-            _ = try? withConnection(retry: false) { (c) throws(StoreError) in
+            _ = try? withConnection(slot: slot, retry: false) { (c) throws(StoreError) in
                 try Self.pruneHistory(on: c, keeping: historyLimit)
             }
         }
@@ -357,19 +390,25 @@ final class PostgresStore: DeviceStore {
         return devices
     }
 
-    /// Starts the ``PostgresHousekeeper`` that notifies the other replicas and prunes the history from now on.
+    /// Opens the second commit connection and starts the ``PostgresHousekeeper`` that notifies the other replicas
+    /// and prunes the history from now on. When either cannot be opened, neither is used: the worker commits on one
+    /// thread, which notifies and prunes itself.
     func startBackgroundWork(onFailure: @escaping @Sendable (StoreError) -> Void) throws(StoreError) {
         guard housekeeper == nil else { return }
+        let second = try PGConnection(conninfo: conninfo)
+        try Self.prepare(second)
         housekeeper = try PostgresHousekeeper(conninfo: conninfo, historyLimit: historyLimit, onFailure: onFailure)
+        committers.append(Committer(second))
     }
 
     func statsFields() -> JSONObject {
-        [
+        let tally = tally.withLock { $0 }
+        return [
             "kind": "postgresql", "server": .string(server), "schema": .int(schema),
             "status": connection.isUp ? "up" : "down",
-            "health": .string(lastFailure.map { "\($0.code.rawValue): \($0.message)" } ?? "ok"),
-            "replica": .string(replica), "commits": .int(commits), "conflicts": .int(conflicts),
-            "reconnects": .int(reconnects),
+            "health": .string(tally.lastFailure.map { "\($0.code.rawValue): \($0.message)" } ?? "ok"),
+            "replica": .string(replica), "commits": .int(tally.commits), "conflicts": .int(tally.conflicts),
+            "reconnects": .int(tally.reconnects),
         ]
     }
 }
