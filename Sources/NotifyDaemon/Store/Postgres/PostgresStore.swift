@@ -68,6 +68,11 @@ final class PostgresStore: DeviceStore {
         committers = [Committer(connection)]
     }
 
+    deinit {
+        // The housekeeper's thread holds it: ended here, after it sent the notifications queued.
+        housekeeper?.stop()
+    }
+
     /// A connection that commits, and whether it broke; used by one thread at a time.
     private final class Committer {
         let connection: PGConnection
