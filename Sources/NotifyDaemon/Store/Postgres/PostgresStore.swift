@@ -261,7 +261,8 @@ final class PostgresStore: DeviceStore {
             idPart.removeAll()
             size = replica.utf8.count + 2
         }
-        for device in devices where !device.contains(",") && !device.contains("\t") {
+        for device in devices
+        where !device.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\t") }) {
             if size + device.utf8.count + 1 > 7_000 { flush() }
             devicePart.append(device)
             size += device.utf8.count + 1

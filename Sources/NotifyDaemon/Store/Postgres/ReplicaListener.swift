@@ -18,11 +18,12 @@ final class ReplicaListener {
     }
 
     private let connection: PGConnection
-    private let replica: String
+    /// `replica TAB`, how this replica's own notifications begin (they come back to it too).
+    private let ownPrefix: [UInt8]
 
     init(conninfo: String, replica: String) throws(StoreError) {
         connection = try PGConnection(conninfo: conninfo)
-        self.replica = replica
+        ownPrefix = Array((replica + "\t").utf8)
         try connection.exec("LISTEN \(PostgresSchema.channel)", "listen to the other replicas")
     }
 
@@ -30,13 +31,21 @@ final class ReplicaListener {
     var descriptor: FileDescriptor? { connection.socket }
 
     /// The other replicas' commits received so far; throws when the connection broke (``reconnect()``).
+    ///
+    /// Payloads are split on their UTF-8 bytes (a tab and commas, which never occur inside a character): as many of
+    /// them arrive as commits are made, this replica's own first, and splitting them by `Character` cost a twentieth
+    /// of the replica's CPU under load.
     func receive() throws(StoreError) -> [Commit] {
         var commits: [Commit] = []
         for (_, payload) in try connection.notifications() {
-            let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] != replica else { continue }
-            commits.append(
-                Commit(devices: parts[1].split(separator: ","), ids: parts[2].split(separator: ",")))
+            let bytes = payload.utf8
+            guard !bytes.starts(with: ownPrefix) else { continue }
+            let parts = bytes.split(separator: UInt8(ascii: "\t"), maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            func items(_ part: Substring.UTF8View) -> [Substring] {
+                part.split(separator: UInt8(ascii: ",")).map { payload[$0.startIndex..<$0.endIndex] }
+            }
+            commits.append(Commit(devices: items(parts[1]), ids: items(parts[2])))
         }
         return commits
     }
