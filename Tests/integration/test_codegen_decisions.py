@@ -258,6 +258,15 @@ def test_the_example_app_follows_the_daemon_through_notifyctl_monitor_as_documen
             for command in commands:
                 notifyctl("--socket", shop_daemon.socket, *command)
             rest = tour(shop_daemon.socket, device="ipad-9")
+            # A decision's reply and its monitor message leave together: wait until the app printed a header for
+            # each (it writes every line at once) before ending the monitor, or the last may still be on its way.
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                with open(output) as f:
+                    printed = [line for line in f.read().splitlines() if not line.startswith("  ")]
+                if len(printed) >= len(commands) + len(rest):
+                    break
+                time.sleep(0.05)
         finally:
             monitor.terminate()
             monitor.wait(20)
