@@ -33,7 +33,7 @@ final class PostgresHousekeeper: @unchecked Sendable {
         conninfo: String, historyLimit: Int, onFailure: @escaping @Sendable (StoreError) -> Void
     ) throws(StoreError) {
         connection = try PGConnection(conninfo: conninfo)
-        try connection.prepare("notify", "SELECT pg_notify('\(PostgresSchema.channel)', $1)")
+        try PostgresStore.prepareNotify(connection)
         self.historyLimit = historyLimit
         self.onFailure = onFailure
         guard let id = Threads.start({ [self] in run() }) else {

@@ -107,6 +107,11 @@ final class PostgresStore: DeviceStore {
                 + "FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[]) "
                 + "WITH ORDINALITY AS t(id, device, created_ms, outcome, page, decision, state_before, n) "
                 + "ORDER BY n ON CONFLICT (id) DO NOTHING")
+        try prepareNotify(connection)
+    }
+
+    /// Prepares `notify`, the statement ``notify(_:on:)`` runs, on `connection`.
+    static func prepareNotify(_ connection: PGConnection) throws(StoreError) {
         try connection.prepare("notify", "SELECT pg_notify('\(PostgresSchema.channel)', $1)")
     }
 

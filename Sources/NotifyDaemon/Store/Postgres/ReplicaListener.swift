@@ -32,9 +32,9 @@ final class ReplicaListener {
 
     /// The other replicas' commits received so far; throws when the connection broke (``reconnect()``).
     ///
-    /// Payloads are split on their UTF-8 bytes (a tab and commas, which never occur inside a character): as many of
-    /// them arrive as commits are made, this replica's own first, and splitting them by `Character` cost a twentieth
-    /// of the replica's CPU under load.
+    /// Payloads are split on their UTF-8 bytes (a tab and commas, which never occur inside a character), and this
+    /// replica's own are skipped by their prefix: one arrives for every commit of every replica, this one's included
+    /// (what splitting them by `Character` cost: docs/benchmarks.md, "Off the committing connection").
     func receive() throws(StoreError) -> [Commit] {
         var commits: [Commit] = []
         for (_, payload) in try connection.notifications() {
